@@ -1,0 +1,107 @@
+"""Command-line interface: ``symgame list | derive | solve``."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .engine.derive import derive_equilibria
+from .engine.pdl_builder import CoverageError
+from .export.documents import analysis_json, dumps, summary_markdown
+from .export.latex import cheatsheet_tex
+from .export.pipeline import derive_game, verification_sentence
+from .games.analysis import GameSpec, analyse_derivation
+from .games.registry import GAMES
+from .model.gamefile import GameFileError, load_game_file
+
+EXIT_INPUT = 2
+EXIT_NO_RESULT = 3
+DEFAULT_OUT = Path("outputs")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="symgame", description="Symbolic equilibria of parametrized games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list the games of the library")
+    derive = sub.add_parser("derive", help="derive, verify and export a library game")
+    derive.add_argument("game", nargs="?", help="game name (see 'symgame list')")
+    derive.add_argument("--all", action="store_true", help="regenerate the outputs of every game")
+    derive.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output root (default: outputs)")
+    derive.add_argument("--no-pdf", action="store_true", help="write the .tex without running pdflatex")
+    solve = sub.add_parser("solve", help="solve a user game file (YAML or JSON)")
+    solve.add_argument("file", type=Path)
+    fmt = solve.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the JSON result")
+    fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
+    fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return cmd_list()
+        if args.command == "derive":
+            return cmd_derive(args)
+        return cmd_solve(args)
+    except KeyboardInterrupt:
+        print("symgame: interrupted", file=sys.stderr)
+        return 130
+
+
+def cmd_list() -> int:
+    for name, spec in GAMES.items():
+        print(f"{name:14s} {spec.title}  [{spec.source}]")
+    return 0
+
+
+def cmd_derive(args: argparse.Namespace) -> int:
+    if args.all == bool(args.game):
+        print("symgame derive: give one GAME or --all", file=sys.stderr)
+        return EXIT_INPUT
+    names = list(GAMES) if args.all else [args.game]
+    unknown = [n for n in names if n not in GAMES]
+    if unknown:
+        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(GAMES)})", file=sys.stderr)
+        return EXIT_INPUT
+    status = 0
+    for name in names:
+        result = derive_game(name, args.out, pdf=not args.no_pdf)
+        print(f"{name}: wrote {len(result.files)} files to {result.directory}; pdf: {result.pdf.message}")
+        if result.pdf.path is None and not args.no_pdf and "not found" not in result.pdf.message:
+            status = EXIT_NO_RESULT
+    return status
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    try:
+        game = load_game_file(args.file)
+    except GameFileError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        derivation = derive_equilibria(game)
+    except CoverageError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
+    spec = GameSpec(name=game.name, title=game.name, source=str(args.file), build=lambda: game)
+    analysis = analyse_derivation(spec, derivation)
+    if args.json:
+        sys.stdout.write(dumps(analysis_json(analysis)))
+    elif args.latex:
+        sys.stdout.write(cheatsheet_tex(game.name, str(args.file), derivation.pdl, verification_sentence(analysis)))
+    elif args.markdown:
+        sys.stdout.write(summary_markdown(analysis))
+    else:
+        print(derivation.pdl.render_text())
+    return 0
+
+
+def entry_point() -> None:  # pragma: no cover - console script wrapper
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    entry_point()

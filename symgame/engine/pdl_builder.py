@@ -1,0 +1,115 @@
+"""Ordering equilibrium branches into a parametric decision list.
+
+Steps (each decided exactly with z3, :mod:`symgame.model.decide`):
+
+1. keep the branches in a fixed order (smaller supports first, the order of
+   Ganzfried's 2x2 PDL, section 5);
+2. drop a branch whose region is covered by the branches before it;
+3. prove that the kept regions cover the whole domain; then the last rule
+   may lose its conditions and become the ``else`` rule;
+4. drop every condition of a rule that is implied by the domain, the
+   failure of the earlier rules and the rule's other conditions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import sympy as sp
+import z3
+
+from ..model.decide import Decision, Z3Context, satisfiable
+from ..model.game import NormalFormGame
+from ..model.pdl import PDL, Rule
+from ..model.region import Atom, Region
+from .support_enumeration import Branch
+
+
+class CoverageError(RuntimeError):
+    """The branches do not provably cover the parameter domain."""
+
+    def __init__(self, decision: Decision, witness: Mapping[str, sp.Expr] | None):
+        self.decision = decision
+        self.witness = witness
+        where = "" if witness is None else " e.g. at " + ", ".join(
+            f"{k} = {v}" for k, v in sorted(witness.items()))
+        verdict = ("are not covered by any support-enumeration branch (the game is degenerate there)"
+                   if decision is Decision.FALSE else "could not be proved covered (z3 gave up)")
+        super().__init__(f"some parameter points {verdict}{where}")
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The outcome of the coverage proof."""
+
+    status: Decision
+    witness: Mapping[str, sp.Expr] | None = None
+
+    @property
+    def proved(self) -> bool:
+        return self.status is Decision.TRUE
+
+
+def build_pdl(game: NormalFormGame, branches: Sequence[Branch],
+              timeout_ms: int = 30_000) -> tuple[PDL, Coverage]:
+    """Order ``branches`` into a PDL covering the domain of ``game``.
+
+    Raises
+    ------
+    CoverageError
+        If the union of the branch regions does not provably cover the
+        domain; the error carries a witness point when one exists.
+    """
+    ctx = Z3Context(game.domain)
+    kept = drop_covered_branches(ctx, branches, timeout_ms)
+    coverage = prove_coverage(ctx, [b.region for b in kept], timeout_ms)
+    if not coverage.proved:
+        raise CoverageError(coverage.status, coverage.witness)
+    rules = simplify_rules(ctx, kept, game, timeout_ms)
+    return PDL(game.players, game.domain, tuple(rules)), coverage
+
+
+def drop_covered_branches(ctx: Z3Context, branches: Sequence[Branch], timeout_ms: int) -> list[Branch]:
+    """Keep each branch only if it adds points not covered by the ones before it."""
+    kept: list[Branch] = []
+    for branch in branches:
+        earlier = [z3.Not(ctx.region(b.region)) for b in kept]
+        answer = satisfiable(ctx, earlier + [ctx.region(branch.region)], timeout_ms)
+        if answer.satisfiable is not Decision.FALSE:
+            kept.append(branch)
+    return kept
+
+
+def prove_coverage(ctx: Z3Context, regions: Sequence[Region], timeout_ms: int) -> Coverage:
+    """Decide whether the union of ``regions`` contains the whole domain."""
+    answer = satisfiable(ctx, [z3.Not(ctx.region(r)) for r in regions], timeout_ms)
+    if answer.satisfiable is Decision.FALSE:
+        return Coverage(Decision.TRUE)
+    if answer.satisfiable is Decision.TRUE:
+        return Coverage(Decision.FALSE, answer.point)
+    return Coverage(Decision.UNDECIDED)
+
+
+def simplify_rules(ctx: Z3Context, kept: Sequence[Branch], game: NormalFormGame,
+                   timeout_ms: int) -> list[Rule]:
+    """Rules with every condition removed that the context already implies."""
+    rules: list[Rule] = []
+    context: list[z3.BoolRef] = []
+    for index, branch in enumerate(kept):
+        last = index == len(kept) - 1
+        atoms = [] if last else drop_implied_atoms(ctx, context, list(branch.region.atoms), timeout_ms)
+        rules.append(Rule(Region(tuple(atoms)), branch.profile, branch.label(game)))
+        context.append(z3.Not(ctx.region(branch.region)))
+    return rules
+
+
+def drop_implied_atoms(ctx: Z3Context, context: list[z3.BoolRef], atoms: list[Atom],
+                       timeout_ms: int) -> list[Atom]:
+    """Remove atoms implied by ``context`` and the remaining atoms, one at a time."""
+    remaining = list(atoms)
+    for atom in list(atoms):
+        others = [ctx.atom(a) for a in remaining if a is not atom]
+        answer = satisfiable(ctx, context + others + [z3.Not(ctx.atom(atom))], timeout_ms)
+        if answer.satisfiable is Decision.FALSE:
+            remaining.remove(atom)
+    return remaining

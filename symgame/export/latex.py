@@ -1,0 +1,84 @@
+"""LaTeX cheat sheets (jinja2 template) and their compilation with pdflatex."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import sympy as sp
+
+from .. import __version__
+from ..model.pdl import PDL
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("symgame.export", "templates"),
+    block_start_string="((*", block_end_string="*))",
+    variable_start_string="<<", variable_end_string=">>",
+    comment_start_string="((#", comment_end_string="#))",
+    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
+)
+_SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+             "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+
+
+def escape(text: str) -> str:
+    """Escape LaTeX special characters in plain text."""
+    return "".join(_SPECIALS.get(ch, ch) for ch in text)
+
+
+def rule_lines(pdl: PDL, rule) -> list[str]:
+    lines = []
+    for player, strategy in zip(pdl.players, rule.profile.strategies):
+        parts = [f"{escape(a)}: ${sp.latex(p)}$" for a, p in zip(player.actions, strategy) if p != 0]
+        lines.append(f"\\textbf{{{escape(player.name)}}} plays " + ", ".join(parts))
+    return lines
+
+
+def cheatsheet_tex(title: str, source: str, pdl: PDL, verification: str) -> str:
+    """The cheat sheet of a PDL as a complete LaTeX document."""
+    rules = []
+    for k, rule in enumerate(pdl.rules):
+        conditions = r" \;\wedge\; ".join(a.latex() for a in rule.region.atoms)
+        rules.append({"conditions": conditions, "keyword": "Otherwise" if k else "Always",
+                      "players": rule_lines(pdl, rule)})
+    params = "; ".join(f"${sp.latex(p.symbol)} \\in {_interval_latex(p.domain_text)}$"
+                       for p in pdl.domain.parameters)
+    for atom in pdl.domain.assumptions:
+        params += f"; ${atom.latex()}$"
+    return _ENV.get_template("cheatsheet.tex.j2").render(
+        title=escape(title), source=escape(source), version=__version__, parameters=params,
+        rules=rules, verification=escape(verification))
+
+
+def _interval_latex(text: str) -> str:
+    return text.replace("-oo", r"-\infty").replace("oo", r"\infty").replace(" integer", r"\cap\mathbb{Z}")
+
+
+@dataclass(frozen=True)
+class PdfResult:
+    """Outcome of a pdflatex run: the PDF path, or why there is none."""
+
+    path: Path | None
+    message: str
+
+
+def compile_pdf(tex_path: Path) -> PdfResult:
+    """Compile ``tex_path`` next to itself with pdflatex (reproducible settings)."""
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        return PdfResult(None, "pdflatex not found; .tex written only")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-output-directory",
+                               tmp, str(tex_path)], capture_output=True, text=True, env=env, timeout=120)
+        pdf = Path(tmp) / (tex_path.stem + ".pdf")
+        if proc.returncode != 0 or not pdf.exists():
+            tail = "\n".join(proc.stdout.splitlines()[-15:])
+            return PdfResult(None, f"pdflatex failed on {tex_path}:\n{tail}")
+        target = tex_path.with_suffix(".pdf")
+        shutil.copyfile(pdf, target)
+        return PdfResult(target, "ok")

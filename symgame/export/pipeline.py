@@ -1,0 +1,51 @@
+"""Writing every artefact of an analysed game into ``outputs/<game>/``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..games.analysis import GameAnalysis, analyse
+from ..games.registry import GAMES
+from .documents import analysis_json, dumps, errata_markdown, summary_markdown
+from .latex import PdfResult, cheatsheet_tex, compile_pdf
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """Files written for one game and the outcome of the PDF compilation."""
+
+    directory: Path
+    files: tuple[Path, ...]
+    pdf: PdfResult
+
+
+def verification_sentence(analysis: GameAnalysis) -> str:
+    cert = analysis.certificate
+    checks = analysis.crosscheck.checks
+    return (f"whole-domain z3 certificate {cert.status.value} ({cert.checked_requirements} requirements); "
+            f"exact regret 0 at {sum(c.exact_nash for c in checks)} of {len(checks)} rational sample points; "
+            f"numeric solver agrees at {sum(c.numeric_agrees for c in checks)}.")
+
+
+def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> ExportResult:
+    """Write result.json, summary.md, errata.md, cheatsheet.tex (and .pdf)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    texts = {
+        "result.json": dumps(analysis_json(analysis)),
+        "summary.md": summary_markdown(analysis),
+        "errata.md": errata_markdown(analysis),
+        "cheatsheet.tex": cheatsheet_tex(analysis.spec.title, analysis.spec.source,
+                                         analysis.derivation.pdl, verification_sentence(analysis)),
+    }
+    files = []
+    for name, text in texts.items():
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        files.append(path)
+    result = compile_pdf(directory / "cheatsheet.tex") if pdf else PdfResult(None, "skipped")
+    return ExportResult(directory, tuple(files), result)
+
+
+def derive_game(name: str, out_root: Path, pdf: bool = True) -> ExportResult:
+    """Analyse a registered seed game and write its outputs under ``out_root/name``."""
+    return write_outputs(analyse(GAMES[name]), out_root / name, pdf)

@@ -1,0 +1,130 @@
+"""The full treatment of one game: derive, certify, cross-check, compare with the paper.
+
+This module only orchestrates; every mathematical step lives in the engine
+and verify layers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Mapping, Sequence
+
+from ..engine.derive import Derivation, derive_equilibria
+from ..model.game import NormalFormGame
+from ..model.pdl import PDL, Profile, Rule
+from ..model.region import Atom, Domain, Region
+from ..verify.certify import Certificate, certify_pdl
+from ..verify.compare import Agreement, Counterexample, first_counterexample, pdls_agree
+from ..verify.crosscheck import (CrossCheckReport, GridCheck, RandomNumericCheck, check_points,
+                                 exhaustive_grid_check, random_domain_points, random_numeric_check,
+                                 rule_witness_points)
+
+Point = Mapping[str, Fraction]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A printed claim: under ``hypothesis``, the strategy ``profile`` is optimal."""
+
+    statement: str
+    hypothesis: Atom
+    profile: Profile
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claim: Claim
+    certificate: Certificate
+    counterexample: Counterexample | None
+
+
+@dataclass(frozen=True)
+class PublishedCheck:
+    """The paper's PDL checked against the game derived from the rules."""
+
+    pdl: PDL
+    certificate: Certificate
+    agreement: Agreement
+    counterexample: Counterexample | None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What symgame knows about a seed game: how to build it and what the paper printed."""
+
+    name: str
+    title: str
+    source: str
+    build: Callable[[], NormalFormGame]
+    published: Callable[[NormalFormGame], PDL] | None = None
+    claims: Callable[[NormalFormGame], Sequence[Claim]] = lambda game: ()
+    counterexample_points: Callable[[], Sequence[Point]] = lambda: ()
+    exhaustive_values: tuple[Fraction, ...] = ()
+    random_games: int = 0
+    sample_points: int = 40
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    spec: GameSpec
+    derivation: Derivation
+    certificate: Certificate
+    crosscheck: CrossCheckReport
+    published: PublishedCheck | None
+    claims: tuple[ClaimResult, ...] = field(default_factory=tuple)
+    grid: GridCheck | None = None
+    random: RandomNumericCheck | None = None
+
+
+def analyse(spec: GameSpec, seed: int = 20221) -> GameAnalysis:
+    """Derive the PDL of a game and check it in every way symgame knows."""
+    game = spec.build()
+    derivation = derive_equilibria(game)
+    return analyse_derivation(spec, derivation, seed)
+
+
+def analyse_derivation(spec: GameSpec, derivation: Derivation, seed: int = 20221) -> GameAnalysis:
+    game, pdl = derivation.game, derivation.pdl
+    certificate = certify_pdl(game, pdl)
+    points = rule_witness_points(pdl) + random_domain_points(game.domain, spec.sample_points, seed)
+    crosscheck = check_points(game, pdl, points)
+    published = check_published(spec, game, pdl) if spec.published else None
+    claims = tuple(check_claim(spec, game, c) for c in spec.claims(game))
+    grid = exhaustive_grid_check(game, pdl, spec.exhaustive_values) if spec.exhaustive_values else None
+    random = random_numeric_check(game, pdl, spec.random_games, seed) if spec.random_games else None
+    return GameAnalysis(spec, derivation, certificate, crosscheck, published, claims, grid, random)
+
+
+def check_published(spec: GameSpec, game: NormalFormGame, derived: PDL) -> PublishedCheck:
+    """Certify the paper's PDL on the real game and compare it with the derived one."""
+    printed = spec.published(game)
+    certificate = certify_pdl(game, printed)
+    agreement = pdls_agree(derived, printed)
+    counterexample = None
+    if certificate.violations:
+        candidates = list(spec.counterexample_points())
+        counterexample = (first_counterexample(game, printed, candidates, strict_rules_only=True)
+                          or first_counterexample(game, printed, candidates)
+                          or first_counterexample(game, printed, _violation_points(certificate)))
+    return PublishedCheck(printed, certificate, agreement, counterexample)
+
+
+def check_claim(spec: GameSpec, game: NormalFormGame, claim: Claim) -> ClaimResult:
+    """Prove or refute 'under the hypothesis, this strategy is always optimal'."""
+    domain = Domain(game.domain.parameters, game.domain.assumptions + (claim.hypothesis,))
+    pdl = PDL(game.players, domain, (Rule(Region(()), claim.profile, claim.statement),))
+    certificate = certify_pdl(game, pdl)
+    counterexample = None
+    if certificate.violations:
+        counterexample = (first_counterexample(game, pdl, spec.counterexample_points(), strict_rules_only=True)
+                          or first_counterexample(game, pdl, _violation_points(certificate)))
+    return ClaimResult(claim, certificate, counterexample)
+
+
+def _violation_points(certificate: Certificate) -> list[dict[str, Fraction]]:
+    points = []
+    for v in certificate.violations:
+        if v.point is not None and all(x.is_Rational for x in v.point.values()):
+            points.append({k: Fraction(int(x.p), int(x.q)) for k, x in v.point.items()})
+    return points

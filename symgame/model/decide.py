@@ -1,0 +1,142 @@
+"""Exact decisions about regions with z3's nonlinear real arithmetic.
+
+z3's ``nlsat`` is a complete decision procedure for the first-order theory
+of the reals restricted to existential formulas (a CAD-based method), so an
+answer ``sat``/``unsat`` is a proof.  When z3 gives up (timeout, or integer
+parameters that make the problem undecidable in general) the answer is
+:attr:`Decision.UNDECIDED`: symgame never guesses.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+import sympy as sp
+import z3
+
+from .region import Atom, Domain, Region
+
+DEFAULT_TIMEOUT_MS = 30_000
+
+
+class Decision(enum.Enum):
+    """Three-valued answer of an exact decision procedure."""
+
+    TRUE = "true"
+    FALSE = "false"
+    UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A satisfiability answer with a witness point when one exists.
+
+    ``point`` maps parameter names to exact sympy numbers (rational, or an
+    algebraic ``CRootOf`` when the only witnesses are irrational).
+    """
+
+    satisfiable: Decision
+    point: Mapping[str, sp.Expr] | None = None
+
+    def rational_point(self) -> dict[str, Fraction] | None:
+        if self.point is None or not all(v.is_Rational for v in self.point.values()):
+            return None
+        return {k: Fraction(int(v.p), int(v.q)) for k, v in self.point.items()}
+
+
+class Z3Context:
+    """Translation of sympy polynomials over a :class:`Domain` into z3 terms."""
+
+    def __init__(self, domain: Domain):
+        self.domain = domain
+        self.vars = {name: z3.Real(name) for name in domain.names}
+        self.integer_names = domain.integer_names()
+
+    def term(self, expr: sp.Expr) -> z3.ArithRef:
+        """A polynomial with rational coefficients as a z3 real term."""
+        expr = sp.expand(expr)
+        gens = [sp.Symbol(n, real=True) for n in self.domain.names]
+        poly = sp.Poly(expr, *gens, domain="QQ") if gens else None
+        if poly is None:
+            return z3.RealVal(str(expr))
+        total = []
+        for monom, coeff in poly.terms():
+            factors = [z3.RealVal(f"{coeff.p}/{coeff.q}")]
+            for var, power in zip(gens, monom):
+                factors.extend([self.vars[var.name]] * power)
+            total.append(_product(factors))
+        return z3.Sum(total) if total else z3.RealVal(0)
+
+    def atom(self, atom: Atom) -> z3.BoolRef:
+        t = self.term(atom.expr)
+        return {">": t > 0, ">=": t >= 0, "==": t == 0, "!=": t != 0}[atom.rel]
+
+    def region(self, region: Region) -> z3.BoolRef:
+        return z3.And([self.atom(a) for a in region.atoms]) if region.atoms else z3.BoolVal(True)
+
+    def domain_formula(self) -> z3.BoolRef:
+        parts = [self.region(self.domain.region())]
+        parts += [z3.IsInt(self.vars[n]) for n in sorted(self.integer_names)]
+        return z3.And(parts)
+
+
+def _product(factors: list[z3.ArithRef]) -> z3.ArithRef:
+    result = factors[0]
+    for f in factors[1:]:
+        result = result * f
+    return result
+
+
+def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
+                timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Witness:
+    """Decide whether domain ∧ formulas has a solution; return a witness if so."""
+    solver = z3.SolverFor("QF_NRA") if not ctx.integer_names else z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(ctx.domain_formula())
+    for f in formulas:
+        solver.add(f)
+    answer = solver.check()
+    if answer == z3.unsat:
+        return Witness(Decision.FALSE)
+    if answer != z3.sat:
+        return Witness(Decision.UNDECIDED)
+    model = solver.model()
+    point = {name: _to_sympy(model.eval(var, model_completion=True))
+             for name, var in ctx.vars.items()}
+    return Witness(Decision.TRUE, point)
+
+
+def _to_sympy(value: z3.ExprRef) -> sp.Expr:
+    if z3.is_rational_value(value):
+        return sp.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_algebraic_value(value):
+        coeffs = [_to_sympy(c) for c in value.poly()]  # ascending; real roots indexed from 1
+        x = sp.Symbol("x")
+        poly = sum(c * x**k for k, c in enumerate(coeffs))
+        return sp.CRootOf(poly, value.index() - 1)
+    raise TypeError(f"unexpected z3 value {value}")
+
+
+def region_is_empty(domain: Domain, region: Region,
+                    timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Decision:
+    """TRUE if no point of ``domain`` lies in ``region``, FALSE if one does."""
+    ctx = Z3Context(domain)
+    answer = satisfiable(ctx, [ctx.region(region)], timeout_ms).satisfiable
+    return {Decision.TRUE: Decision.FALSE, Decision.FALSE: Decision.TRUE}.get(answer, answer)
+
+
+def implies(domain: Domain, hypotheses: Sequence[z3.BoolRef], conclusion: z3.BoolRef,
+            ctx: Z3Context, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Witness:
+    """Decide ``domain ∧ hypotheses ⇒ conclusion``.
+
+    Returns ``Witness(TRUE)`` when proved, ``Witness(FALSE, point)`` with a
+    counterexample, or ``Witness(UNDECIDED)``.
+    """
+    answer = satisfiable(ctx, list(hypotheses) + [z3.Not(conclusion)], timeout_ms)
+    if answer.satisfiable is Decision.FALSE:
+        return Witness(Decision.TRUE)
+    if answer.satisfiable is Decision.TRUE:
+        return Witness(Decision.FALSE, answer.point)
+    return answer

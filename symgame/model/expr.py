@@ -1,0 +1,278 @@
+"""Restricted parser for user expressions and an exact evaluator.
+
+User text is never handed to ``eval``, :func:`sympy.sympify` or
+:func:`sympy.parsing.sympy_parser.parse_expr`.  The grammar accepted here is::
+
+    relation := expr (REL expr)?            REL in  >= <= > < = == !=
+    expr     := term (('+' | '-') term)*
+    term     := unary (('*' | '/') unary)*
+    unary    := ('+' | '-') unary | power
+    power    := atom (('^' | '**') unary)?
+    atom     := NUMBER | NAME | '(' expr ')'
+
+Numbers are exact (``0.25`` is ``1/4``), names must be declared, and an
+exponent must evaluate to an integer of absolute value at most
+:data:`MAX_EXPONENT` with a constant base-free value (no parameter in an
+exponent), so that no input can make sympy hang.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Mapping
+
+import sympy as sp
+
+MAX_EXPONENT = 64
+MAX_LENGTH = 4000
+MAX_DEPTH = 60
+MAX_NUMBER_DIGITS = 60
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d*)?|\.\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
+    r"|(?P<op>\*\*|>=|<=|==|!=|[-+*/^()<>=]))"
+)
+RELATIONS = (">=", "<=", ">", "<", "==", "=", "!=")
+
+
+class ExpressionError(ValueError):
+    """A user expression that the restricted grammar rejects.
+
+    The message names the problem and the column where it was found.
+    """
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    column: int
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into number, name and operator tokens."""
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
+    tokens: list[Token] = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        match = _TOKEN.match(stripped, pos)
+        if match is None or match.end() == pos:
+            bad = stripped[pos:].lstrip()[:1]
+            column = len(stripped) - len(stripped[pos:].lstrip()) + 1
+            raise ExpressionError(f"unexpected character {bad!r} at column {column}")
+        kind = match.lastgroup or "op"
+        tokens.append(Token(kind, match.group(kind), match.start(kind) + 1))
+        pos = match.end()
+    return tokens
+
+
+class _Parser:
+    """Recursive-descent parser building sympy objects directly."""
+
+    def __init__(self, text: str, names: Mapping[str, sp.Expr]):
+        self.text = text
+        self.tokens = tokenize(text)
+        self.pos = 0
+        self.names = names
+        self.depth = 0
+
+    # -- token helpers -------------------------------------------------
+    def peek(self) -> Token | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> Token:
+        tok = self.peek()
+        if tok is None:
+            raise ExpressionError("unexpected end of expression")
+        self.pos += 1
+        return tok
+
+    def at_op(self, *ops: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == "op" and tok.text in ops
+
+    # -- grammar -------------------------------------------------------
+    def parse_expression(self) -> sp.Expr:
+        if not self.tokens:
+            raise ExpressionError("empty expression")
+        value = self.expr()
+        self.expect_end()
+        return value
+
+    def parse_relation(self) -> tuple[sp.Expr, str, sp.Expr]:
+        if not self.tokens:
+            raise ExpressionError("empty condition")
+        left = self.expr()
+        if not self.at_op(*RELATIONS):
+            raise ExpressionError("a condition needs a relation (>=, <=, >, <, =, !=)")
+        rel = self.take().text
+        right = self.expr()
+        self.expect_end()
+        return left, "==" if rel == "=" else rel, right
+
+    def expect_end(self) -> None:
+        tok = self.peek()
+        if tok is not None:
+            raise ExpressionError(f"unexpected {tok.text!r} at column {tok.column}")
+
+    def expr(self) -> sp.Expr:
+        value = self.term()
+        while self.at_op("+", "-"):
+            op = self.take().text
+            rhs = self.term()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    def term(self) -> sp.Expr:
+        value = self.unary()
+        while self.at_op("*", "/"):
+            tok = self.take()
+            rhs = self.unary()
+            if tok.text == "/":
+                if rhs == 0:
+                    raise ExpressionError(f"division by zero at column {tok.column}")
+                value = value / rhs
+            else:
+                value = value * rhs
+        return value
+
+    def unary(self) -> sp.Expr:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ExpressionError(f"expression nested deeper than {MAX_DEPTH} levels")
+        try:
+            if self.at_op("+", "-"):
+                op = self.take().text
+                value = self.unary()
+                return -value if op == "-" else value
+            return self.power()
+        finally:
+            self.depth -= 1
+
+    def power(self) -> sp.Expr:
+        base = self.atom()
+        if self.at_op("^", "**"):
+            tok = self.take()
+            exponent = self.checked_exponent(self.unary(), tok)
+            if base == 0 and exponent < 0:
+                raise ExpressionError(f"division by zero (0 to a negative power) at column {tok.column}")
+            return base**exponent
+        return base
+
+    def checked_exponent(self, exponent: sp.Expr, tok: Token) -> sp.Integer:
+        if not exponent.is_Integer:
+            raise ExpressionError(
+                f"exponent at column {tok.column} must be an integer constant, got {exponent}"
+            )
+        if abs(int(exponent)) > MAX_EXPONENT:
+            raise ExpressionError(
+                f"exponent {exponent} at column {tok.column} exceeds the limit {MAX_EXPONENT}"
+            )
+        return exponent
+
+    def atom(self) -> sp.Expr:
+        tok = self.take()
+        if tok.kind == "num":
+            return self.number(tok)
+        if tok.kind == "name":
+            if tok.text not in self.names:
+                known = ", ".join(sorted(self.names)) or "none"
+                raise ExpressionError(
+                    f"unknown name {tok.text!r} at column {tok.column} (known: {known})"
+                )
+            return self.names[tok.text]
+        if tok.text == "(":
+            value = self.expr()
+            close = self.peek()
+            if close is None or close.text != ")":
+                raise ExpressionError(f"unbalanced parenthesis opened at column {tok.column}")
+            self.take()
+            return value
+        raise ExpressionError(f"unexpected {tok.text!r} at column {tok.column}")
+
+    def number(self, tok: Token) -> sp.Rational:
+        digits = tok.text.replace(".", "")
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise ExpressionError(
+                f"number at column {tok.column} has more than {MAX_NUMBER_DIGITS} digits"
+            )
+        return sp.Rational(Fraction(tok.text))
+
+
+def parse_expression(text: str, names: Mapping[str, sp.Expr]) -> sp.Expr:
+    """Parse ``text`` into a sympy expression over the declared ``names``.
+
+    Examples
+    --------
+    >>> t = sp.Symbol("t")
+    >>> parse_expression("1/2 - t^2", {"t": t})
+    1/2 - t**2
+    """
+    if not isinstance(text, (str, int)) or isinstance(text, bool):
+        raise ExpressionError(f"expected an expression string, got {type(text).__name__}")
+    return _Parser(str(text), names).parse_expression()
+
+
+def parse_relation(text: str, names: Mapping[str, sp.Expr]) -> tuple[sp.Expr, str]:
+    """Parse ``"lhs REL rhs"`` into ``(lhs - rhs, REL)`` with REL normalised.
+
+    ``<`` and ``<=`` are turned around, so REL is one of ``>``, ``>=``,
+    ``==``, ``!=``.
+
+    >>> p = sp.Symbol("p")
+    >>> parse_relation("p <= 1/2", {"p": p})
+    (1/2 - p, '>=')
+    """
+    if not isinstance(text, str):
+        raise ExpressionError(f"expected a condition string, got {type(text).__name__}")
+    left, rel, right = _Parser(text, names).parse_relation()
+    if rel in ("<", "<="):
+        return sp.expand(right - left), ">" if rel == "<" else ">="
+    return sp.expand(left - right), rel
+
+
+# ---------------------------------------------------------------------------
+# exact evaluation
+# ---------------------------------------------------------------------------
+ExactFunction = Callable[[Mapping[str, Fraction]], Fraction]
+
+
+def compile_exact(expr: sp.Expr) -> ExactFunction:
+    """Compile a rational expression into a fast exact evaluator on Fractions.
+
+    The result maps ``{name: Fraction}`` to a Fraction.  Only ``+``, ``*``,
+    integer powers, rational constants and symbols are supported, which is
+    all a rational function needs; anything else raises ``TypeError`` at
+    compile time.  This is much faster than ``expr.subs`` and never rounds.
+
+    >>> x = sp.Symbol("x")
+    >>> compile_exact((x + 1) / (2 * x))({"x": Fraction(1, 3)})
+    Fraction(2, 1)
+    """
+    if expr.is_Rational:
+        value = Fraction(int(expr.p), int(expr.q))
+        return lambda point: value
+    if expr.is_Symbol:
+        name = expr.name
+        return lambda point: point[name]
+    if expr.is_Add:
+        parts = [compile_exact(a) for a in expr.args]
+        return lambda point: sum((f(point) for f in parts), Fraction(0))
+    if expr.is_Mul:
+        parts = [compile_exact(a) for a in expr.args]
+
+        def product(point: Mapping[str, Fraction]) -> Fraction:
+            result = Fraction(1)
+            for f in parts:
+                result *= f(point)
+            return result
+
+        return product
+    if expr.is_Pow and expr.exp.is_Integer:
+        base = compile_exact(expr.base)
+        exponent = int(expr.exp)
+        return lambda point: base(point) ** exponent
+    raise TypeError(f"not a rational expression: {expr}")

@@ -1,0 +1,105 @@
+"""Parametrized normal-form games (one or two players).
+
+A game is given by payoff matrices whose entries are sympy expressions in
+the parameters of its :class:`~symgame.model.region.Domain`.  A one-player
+game is a decision problem (Ganzfried's Weakest Link, section 6.3): its
+payoff "matrix" has a single column.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Mapping, Sequence
+
+import sympy as sp
+
+from .expr import compile_exact
+from .region import Domain
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player's name and the names of its pure strategies."""
+
+    name: str
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NormalFormGame:
+    """A parametrized normal-form game with one or two players.
+
+    Attributes
+    ----------
+    name : str
+        Identifier used for output folders and JSON.
+    domain : Domain
+        Parameters with their domains and extra assumptions.
+    players : tuple[Player, ...]
+        One or two players; the first chooses rows.
+    payoffs : tuple[sympy.ImmutableMatrix, ...]
+        ``payoffs[k][i, j]`` is player ``k``'s payoff when the row player
+        plays action ``i`` and the column player action ``j`` (``j = 0`` for a
+        one-player game).
+    zero_sum : bool
+        Whether the second player's payoff is the negative of the first's.
+    description : str
+        Free text (source, modelling choices) copied into the exports.
+    """
+
+    name: str
+    domain: Domain
+    players: tuple[Player, ...]
+    payoffs: tuple[sp.ImmutableMatrix, ...]
+    zero_sum: bool = False
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.players) not in (1, 2):
+            raise ValueError("only one- and two-player normal-form games are supported")
+        if len(self.payoffs) != len(self.players):
+            raise ValueError("one payoff matrix per player is required")
+        rows = len(self.players[0].actions)
+        cols = len(self.players[1].actions) if len(self.players) == 2 else 1
+        for matrix in self.payoffs:
+            if matrix.shape != (rows, cols):
+                raise ValueError(f"payoff matrix has shape {matrix.shape}, expected {(rows, cols)}")
+
+    @classmethod
+    def two_player(cls, name: str, domain: Domain, players: Sequence[Player],
+                   row_payoffs: Sequence[Sequence[sp.Expr]],
+                   col_payoffs: Sequence[Sequence[sp.Expr]] | None = None,
+                   description: str = "") -> "NormalFormGame":
+        """Build a bimatrix game; ``col_payoffs=None`` means zero-sum."""
+        a = sp.ImmutableMatrix(row_payoffs)
+        b = -a if col_payoffs is None else sp.ImmutableMatrix(col_payoffs)
+        return cls(name, domain, tuple(players), (a, sp.ImmutableMatrix(b)),
+                   col_payoffs is None, description)
+
+    @classmethod
+    def decision(cls, name: str, domain: Domain, player: Player,
+                 payoffs: Sequence[sp.Expr], description: str = "") -> "NormalFormGame":
+        """Build a one-player decision problem with one payoff per action."""
+        matrix = sp.ImmutableMatrix([[p] for p in payoffs])
+        return cls(name, domain, (player,), (matrix,), False, description)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.payoffs[0].shape
+
+    @cached_property
+    def _exact_entries(self):
+        return [[[compile_exact(sp.expand(m[i, j])) for j in range(m.shape[1])]
+                 for i in range(m.shape[0])] for m in self.payoffs]
+
+    def payoffs_at(self, point: Mapping[str, Fraction]) -> list[list[list[Fraction]]]:
+        """Exact payoff matrices (one per player) at a rational parameter point."""
+        return [[[f(point) for f in row] for row in matrix] for matrix in self._exact_entries]
+
+    def payoffs_numeric(self, point: Mapping[str, float]):
+        """Floating-point payoff matrices (numpy arrays) at a parameter point."""
+        import numpy as np
+
+        subs = {sp.Symbol(k, real=True): v for k, v in point.items()}
+        return [np.array(m.subs(subs).evalf(), dtype=float) for m in self.payoffs]

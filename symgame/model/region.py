@@ -1,0 +1,144 @@
+"""Regions: conjunctions of polynomial sign conditions over the parameters.
+
+A :class:`Region` is the semi-algebraic set ``{theta : f_1(theta) rel_1 0, ...}``
+with each ``f_k`` a polynomial with rational coefficients and ``rel_k`` one of
+``>``, ``>=``, ``==``, ``!=``.  Membership at rational points is exact; whether
+a region is empty is decided exactly by z3's nonlinear real arithmetic
+(:mod:`symgame.model.decide`) and reported as ``undecided`` when z3 gives up.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Mapping, Sequence
+
+import sympy as sp
+
+from .expr import compile_exact
+from .parameters import Parameter
+
+RELATIONS = (">", ">=", "==", "!=")
+_NEGATION = {">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One sign condition ``expr rel 0`` with ``expr`` a polynomial."""
+
+    expr: sp.Expr
+    rel: str
+
+    def __post_init__(self) -> None:
+        if self.rel not in RELATIONS:
+            raise ValueError(f"unknown relation {self.rel!r}")
+
+    @cached_property
+    def _evaluator(self):
+        return compile_exact(sp.expand(self.expr))
+
+    def holds_at(self, point: Mapping[str, Fraction]) -> bool:
+        """Exact test of the condition at a rational point."""
+        value = self._evaluator(point)
+        return _compare(value, self.rel)
+
+    def negated(self) -> "Atom":
+        """The complementary condition (``f > 0`` becomes ``-f >= 0``)."""
+        if self.rel in (">", ">="):
+            return Atom(-self.expr, _NEGATION[self.rel])
+        return Atom(self.expr, _NEGATION[self.rel])
+
+    @property
+    def text(self) -> str:
+        """Plain sympy syntax, e.g. ``"a - e >= 0"``."""
+        return f"{sp.sstr(self.expr)} {self.rel} 0"
+
+    def latex(self) -> str:
+        rel = {">": ">", ">=": r"\ge", "==": "=", "!=": r"\ne"}[self.rel]
+        return f"{sp.latex(self.expr)} {rel} 0"
+
+    def sort_key(self) -> tuple[str, str]:
+        return (sp.sstr(self.expr), self.rel)
+
+
+def _compare(value: Fraction, rel: str) -> bool:
+    if rel == ">":
+        return value > 0
+    if rel == ">=":
+        return value >= 0
+    if rel == "==":
+        return value == 0
+    return value != 0
+
+
+@dataclass(frozen=True)
+class Region:
+    """A conjunction of :class:`Atom` conditions; the empty conjunction is everything."""
+
+    atoms: tuple[Atom, ...] = ()
+
+    def contains(self, point: Mapping[str, Fraction]) -> bool:
+        """Exact membership test at a rational parameter point."""
+        return all(atom.holds_at(point) for atom in self.atoms)
+
+    def conjoin(self, other: "Region") -> "Region":
+        return Region(normalise_atoms(self.atoms + other.atoms))
+
+    @property
+    def texts(self) -> list[str]:
+        return [atom.text for atom in self.atoms]
+
+    def latex(self) -> str:
+        return r" \wedge ".join(atom.latex() for atom in self.atoms) or r"\text{always}"
+
+
+def normalise_atoms(atoms: Sequence[Atom]) -> tuple[Atom, ...]:
+    """Drop duplicates and trivially true atoms; sort deterministically.
+
+    Atoms keep their (possibly factored) form for display; duplicates are
+    recognised on the expanded polynomial.  A trivially false atom (a
+    constant of the wrong sign) is kept so that the emptiness test sees it.
+    """
+    seen: dict[tuple[str, str], Atom] = {}
+    for atom in atoms:
+        expanded = sp.expand(atom.expr)
+        if expanded.is_Number:
+            if _compare(Fraction(str(expanded)), atom.rel):
+                continue
+            atom = Atom(sp.Integer(-1) if atom.rel in (">", ">=") else expanded, atom.rel)
+            expanded = atom.expr
+        seen.setdefault((sp.sstr(expanded), atom.rel), atom)
+    return tuple(seen[key] for key in sorted(seen))
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The admissible parameter set: interval domains plus extra assumptions.
+
+    Extra assumptions are sign conditions such as Ganzfried's ``p1 > p2``
+    in the Weakest Link model (section 6.3).
+    """
+
+    parameters: tuple[Parameter, ...]
+    assumptions: tuple[Atom, ...] = field(default_factory=tuple)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.parameters]
+
+    @property
+    def symbols(self) -> dict[str, sp.Symbol]:
+        return {p.name: p.symbol for p in self.parameters}
+
+    def region(self) -> Region:
+        """The whole domain as a :class:`Region`."""
+        atoms = [Atom(expr, rel) for p in self.parameters for expr, rel in p.bound_conditions()]
+        return Region(normalise_atoms(atoms + list(self.assumptions)))
+
+    def contains(self, point: Mapping[str, Fraction]) -> bool:
+        return all(p.contains(point[p.name]) for p in self.parameters) and all(
+            a.holds_at(point) for a in self.assumptions
+        )
+
+    def integer_names(self) -> set[str]:
+        return {p.name for p in self.parameters if p.integer}

@@ -1,0 +1,78 @@
+"""Independent numeric solvers used to cross-check symbolic results.
+
+* zero-sum games: the maximin linear programme solved by scipy's HiGHS;
+* general-sum bimatrix games: all equilibria by nashpy's support enumeration;
+* one-player decision problems: the best actions by direct comparison.
+
+None of these import the symbolic engine.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+
+@dataclass(frozen=True)
+class MatrixGameSolution:
+    """Value and one optimal strategy per player of a zero-sum matrix game."""
+
+    value: float
+    row_strategy: np.ndarray
+    col_strategy: np.ndarray
+
+
+def solve_zero_sum_lp(payoff: np.ndarray) -> MatrixGameSolution:
+    """Solve ``max_x min_j (x^T A)_j`` and its dual with HiGHS.
+
+    Parameters
+    ----------
+    payoff : ndarray, shape (m, n)
+        Row player's payoffs.
+    """
+    a = np.asarray(payoff, dtype=float)
+    row, value = _maximin(a)
+    col, neg_value = _maximin(-a.T)
+    if abs(value + neg_value) > 1e-7 * max(1.0, abs(value)):
+        raise RuntimeError(f"LP duality gap {value + neg_value}")
+    return MatrixGameSolution(value, row, col)
+
+
+def _maximin(a: np.ndarray) -> tuple[np.ndarray, float]:
+    m, n = a.shape
+    # variables: x_1..x_m, v ; maximise v  s.t.  v - (x^T A)_j <= 0, sum x = 1
+    cost = np.zeros(m + 1)
+    cost[-1] = -1.0
+    a_ub = np.hstack([-a.T, np.ones((n, 1))])
+    a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
+    bounds = [(0, None)] * m + [(None, None)]
+    result = linprog(cost, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
+                     bounds=bounds, method="highs")
+    if not result.success:
+        raise RuntimeError(f"HiGHS failed: {result.message}")
+    return result.x[:m], float(result.x[-1])
+
+
+def bimatrix_equilibria(a: np.ndarray, b: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """All equilibria nashpy's support enumeration finds (nondegenerate games)."""
+    import nashpy
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [(np.asarray(x), np.asarray(y))
+                for x, y in nashpy.Game(np.asarray(a, float), np.asarray(b, float)).support_enumeration()]
+
+
+def best_actions(payoffs: np.ndarray, tol: float = 1e-9) -> list[int]:
+    """Indices of the optimal actions of a one-player decision problem."""
+    values = np.asarray(payoffs, dtype=float).ravel()
+    return [int(i) for i in np.flatnonzero(values >= values.max() - tol)]
+
+
+def numeric_regrets(a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Floating-point regrets of a profile in a bimatrix game."""
+    row = float(np.max(a @ y) - x @ a @ y)
+    col = float(np.max(x @ b) - x @ b @ y)
+    return row, col

@@ -1,0 +1,200 @@
+"""Checks of a PDL at parameter points: exact regret and a numeric solver.
+
+At each rational point the PDL's exact profile must have regret 0
+(:mod:`symgame.verify.regret`), and an independent numeric solver
+(:mod:`symgame.numeric.solvers`) must agree: the LP value for zero-sum
+games, one of nashpy's equilibria for general-sum games, the numerically
+best action for decision problems.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..model.decide import Decision, Z3Context, satisfiable
+from ..model.game import NormalFormGame
+from ..model.parameters import _finite_window
+from ..model.pdl import PDL
+from ..model.region import Domain
+from ..numeric import solvers
+from .regret import exact_regret
+
+import z3
+
+Point = Mapping[str, Fraction]
+
+
+@dataclass(frozen=True)
+class PointCheck:
+    """The verdicts at one parameter point."""
+
+    point: Mapping[str, Fraction]
+    rule_index: int
+    exact_nash: bool
+    numeric_agrees: bool
+    numeric_note: str
+
+
+@dataclass(frozen=True)
+class CrossCheckReport:
+    """Summary of :func:`check_points`."""
+
+    checks: tuple[PointCheck, ...]
+
+    @property
+    def all_exact_nash(self) -> bool:
+        return all(c.exact_nash for c in self.checks)
+
+    @property
+    def all_numeric_agree(self) -> bool:
+        return all(c.numeric_agrees for c in self.checks)
+
+    def rules_hit(self) -> list[int]:
+        return sorted({c.rule_index for c in self.checks})
+
+
+def random_domain_points(domain: Domain, count: int, seed: int, max_denominator: int = 12) -> list[dict[str, Fraction]]:
+    """Deterministic random rational points of ``domain`` (rejection sampling)."""
+    rng = np.random.default_rng(seed)
+    points: list[dict[str, Fraction]] = []
+    attempts = 0
+    while len(points) < count and attempts < 200 * count:
+        attempts += 1
+        point = {}
+        for param in domain.parameters:
+            lo, hi = _finite_window(param)
+            if param.integer:
+                value = Fraction(int(rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1)))
+            else:
+                den = int(rng.integers(1, max_denominator + 1))
+                span = int((hi - lo) * den)
+                value = lo + Fraction(int(rng.integers(0, span + 1)), den)
+            point[param.name] = value
+        if domain.contains(point):
+            points.append(point)
+    return points
+
+
+def rule_witness_points(pdl: PDL, timeout_ms: int = 10_000) -> list[dict[str, Fraction]]:
+    """One rational point where each rule fires (when z3 finds a rational one)."""
+    ctx = Z3Context(pdl.domain)
+    earlier: list[z3.BoolRef] = []
+    points = []
+    for rule in pdl.rules:
+        answer = satisfiable(ctx, earlier + [ctx.region(rule.region)], timeout_ms)
+        if answer.satisfiable is Decision.TRUE and answer.rational_point() is not None:
+            points.append(answer.rational_point())
+        earlier.append(z3.Not(ctx.region(rule.region)))
+    return points
+
+
+def check_points(game: NormalFormGame, pdl: PDL, points: Iterable[Point]) -> CrossCheckReport:
+    """Exact regret and numeric agreement of ``pdl`` at each point."""
+    checks = []
+    for point in points:
+        choice = pdl.evaluate(point)
+        report = exact_regret(game, point, choice.strategies)
+        agrees, note = numeric_agreement(game, point, choice.strategies)
+        checks.append(PointCheck(dict(point), choice.rule_index, report.is_nash, agrees, note))
+    return CrossCheckReport(tuple(checks))
+
+
+def numeric_agreement(game: NormalFormGame, point: Point,
+                      strategies: Sequence[Sequence[Fraction]]) -> tuple[bool, str]:
+    """Compare an exact profile with an independent floating-point solver."""
+    floats = {k: float(v) for k, v in point.items()}
+    matrices = game.payoffs_numeric(floats)
+    x = np.array([float(p) for p in strategies[0]])
+    if len(game.players) == 1:
+        best = solvers.best_actions(matrices[0])
+        return bool(all(i in best for i in np.flatnonzero(x > 0))), "best action by direct comparison"
+    y = np.array([float(p) for p in strategies[1]])
+    a, b = matrices
+    if game.zero_sum:
+        lp = solvers.solve_zero_sum_lp(a)
+        return abs(float(x @ a @ y) - lp.value) <= 1e-7 * max(1.0, abs(lp.value)), "HiGHS LP value"
+    found = solvers.bimatrix_equilibria(a, b)
+    if any(np.allclose(x, fx, atol=1e-7) and np.allclose(y, fy, atol=1e-7) for fx, fy in found):
+        return True, "one of nashpy's equilibria"
+    row, col = solvers.numeric_regrets(a, b, x, y)
+    if not found or (row <= 1e-9 and col <= 1e-9):
+        note = "nashpy found no equilibrium here (degenerate point)" if not found else \
+            "not among nashpy's equilibria (degenerate point); float regret 0"
+        return row <= 1e-9 and col <= 1e-9, note
+    return False, "disagrees with nashpy"
+
+
+@dataclass(frozen=True)
+class GridCheck:
+    """Exact check of a PDL at every point of a finite grid."""
+
+    values: tuple[Fraction, ...]
+    points: int
+    failures: int
+    first_failure: Mapping[str, Fraction] | None
+
+
+def exhaustive_grid_check(game: NormalFormGame, pdl: PDL, values: Sequence[Fraction]) -> GridCheck:
+    """Exact Nash check at every point of ``values ** n_parameters`` in the domain."""
+    from itertools import product
+
+    names = game.domain.names
+    total = failures = 0
+    first = None
+    for combo in product(values, repeat=len(names)):
+        point = dict(zip(names, combo))
+        if not game.domain.contains(point):
+            continue
+        total += 1
+        choice = pdl.evaluate(point)
+        if not exact_regret(game, point, choice.strategies).is_nash:
+            failures += 1
+            first = first or point
+    return GridCheck(tuple(values), total, failures, first)
+
+
+@dataclass(frozen=True)
+class RandomNumericCheck:
+    """Vectorised floating-point check of a PDL on random parameter points."""
+
+    samples: int
+    seed: int
+    low: float
+    high: float
+    max_regret: float
+    failures: int
+    tolerance: float
+
+
+def random_numeric_check(game: NormalFormGame, pdl: PDL, samples: int, seed: int,
+                         low: float = -1.0, high: float = 1.0, tolerance: float = 1e-9) -> RandomNumericCheck:
+    """Regret of the PDL's profile on ``samples`` uniform random games (two players).
+
+    Parameters are drawn uniformly from ``[low, high]`` (Ganzfried's section 5
+    uses ``[-1, 1]``); rule selection and regrets are computed in floating
+    point with numpy, independently of the symbolic engine.
+    """
+    import sympy as sp
+
+    rng = np.random.default_rng(seed)
+    columns = {n: rng.uniform(low, high, samples) for n in game.domain.names}
+    strategies = pdl.profiles_numeric(columns)
+    symbols = [sp.Symbol(n, real=True) for n in game.domain.names]
+    args = [columns[n] for n in game.domain.names]
+    mats = [[[np.broadcast_to(sp.lambdify(symbols, m[i, j], "numpy")(*args), (samples,))
+              for j in range(m.shape[1])] for i in range(m.shape[0])] for m in game.payoffs]
+    a = np.stack([np.stack(r, axis=-1) for r in mats[0]], axis=-2)  # (samples, rows, cols)
+    b = np.stack([np.stack(r, axis=-1) for r in mats[1]], axis=-2)
+    x, y = strategies
+    row_values = np.einsum("sij,sj->si", a, y)
+    col_values = np.einsum("sij,si->sj", b, x)
+    row_regret = row_values.max(axis=1) - np.einsum("si,si->s", x, row_values)
+    col_regret = col_values.max(axis=1) - np.einsum("sj,sj->s", y, col_values)
+    bad_prob = (x < -tolerance).any(axis=1) | (y < -tolerance).any(axis=1)
+    regret = np.maximum(row_regret, col_regret)
+    regret = np.where(np.isfinite(regret), regret, np.inf)
+    failures = int(((regret > tolerance) | bad_prob).sum())
+    return RandomNumericCheck(samples, seed, low, high, float(regret.max()), failures, tolerance)
