@@ -151,7 +151,7 @@ def pdl_markdown(pdl: PDL) -> str:
         if k == len(pdl.rules) - 1:
             lines.append(f"{k + 1}. {'Else' if k else 'Always'}: {action}")
         else:
-            cond = " and ".join(f"`{t}`" for t in rule.region.texts)
+            cond = " and ".join(f"`{a.pretty}`" for a in rule.region.atoms)
             lines.append(f"{k + 1}. {'If' if k == 0 else 'Else if'} {cond}: {action}")
     return "\n".join(lines)
 

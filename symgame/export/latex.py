@@ -33,7 +33,8 @@ def escape(text: str) -> str:
 def rule_lines(pdl: PDL, rule) -> list[str]:
     lines = []
     for player, strategy in zip(pdl.players, rule.profile.strategies):
-        parts = [f"{escape(a)}: ${sp.latex(p)}$" for a, p in zip(player.actions, strategy) if p != 0]
+        parts = [escape(a) if p == 1 else f"{escape(a)} with probability $\\displaystyle {sp.latex(p)}$"
+                 for a, p in zip(player.actions, strategy) if p != 0]
         lines.append(f"\\textbf{{{escape(player.name)}}} plays " + ", ".join(parts))
     return lines
 

@@ -22,7 +22,8 @@ class ExportResult:
 def verification_sentence(analysis: GameAnalysis) -> str:
     cert = analysis.certificate
     checks = analysis.crosscheck.checks
-    return (f"whole-domain z3 certificate {cert.status.value} ({cert.checked_requirements} requirements); "
+    status = {"true": "proved", "false": "refuted"}.get(cert.status.value, cert.status.value)
+    return (f"whole-domain z3 certificate {status} ({cert.checked_requirements} requirements); "
             f"exact regret 0 at {sum(c.exact_nash for c in checks)} of {len(checks)} rational sample points; "
             f"numeric solver agrees at {sum(c.numeric_agrees for c in checks)}.")
 

@@ -146,5 +146,5 @@ class PDL:
                 lines.append(f"{'Else' if index else 'Always'}: {action}")
             else:
                 keyword = "If" if index == 0 else "Else if"
-                lines.append(f"{keyword} {' and '.join(rule.region.texts)}: {action}")
+                lines.append(f"{keyword} {' and '.join(a.pretty for a in rule.region.atoms)}: {action}")
         return "\n".join(lines)

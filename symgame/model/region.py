@@ -53,12 +53,41 @@ class Atom:
         """Plain sympy syntax, e.g. ``"a - e >= 0"``."""
         return f"{sp.sstr(self.expr)} {self.rel} 0"
 
+    def sides(self) -> tuple[sp.Expr, str, sp.Expr]:
+        """``(lhs, rel, rhs)`` for display: positive terms left, negative terms right.
+
+        ``-b + d >= 0`` is shown as ``d >= b``; ``-t >= 0`` as ``0 >= t``.
+        Factored (product) conditions are kept as ``product rel 0``.
+        """
+        if not self.expr.is_Add:
+            if _is_negative_term(self.expr):
+                return -self.expr, {">": "<", ">=": "<="}.get(self.rel, self.rel), sp.Integer(0)
+            return self.expr, self.rel, sp.Integer(0)
+        positive = [t for t in self.expr.args if not _is_negative_term(t)]
+        negative = [-t for t in self.expr.args if _is_negative_term(t)]
+        lhs, rhs = sp.Add(*positive), sp.Add(*negative)
+        if lhs == 0:
+            return rhs, {">": "<", ">=": "<="}.get(self.rel, self.rel), lhs
+        return lhs, self.rel, rhs
+
+    @property
+    def pretty(self) -> str:
+        """Readable form such as ``a >= e`` (for cheat sheets, not for parsing)."""
+        lhs, rel, rhs = self.sides()
+        return f"{sp.sstr(lhs)} {rel} {sp.sstr(rhs)}"
+
     def latex(self) -> str:
-        rel = {">": ">", ">=": r"\ge", "==": "=", "!=": r"\ne"}[self.rel]
-        return f"{sp.latex(self.expr)} {rel} 0"
+        lhs, rel, rhs = self.sides()
+        symbol = {">": ">", ">=": r"\ge", "<": "<", "<=": r"\le", "==": "=", "!=": r"\ne"}[rel]
+        return f"{sp.latex(lhs)} {symbol} {sp.latex(rhs)}"
 
     def sort_key(self) -> tuple[str, str]:
         return (sp.sstr(self.expr), self.rel)
+
+
+def _is_negative_term(term: sp.Expr) -> bool:
+    coeff, _ = term.as_coeff_Mul()
+    return bool(coeff.is_negative)
 
 
 def _compare(value: Fraction, rel: str) -> bool:

@@ -1,0 +1,28 @@
+import os
+from fractions import Fraction
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("symgame", derandomize=True, deadline=None, print_blob=True)
+settings.load_profile("symgame")
+
+
+@pytest.fixture(scope="session")
+def two_by_two_analysis():
+    from symgame.games.analysis import analyse
+    from symgame.games.registry import GAMES
+
+    return analyse(GAMES["two_by_two"])
+
+
+@pytest.fixture(scope="session")
+def weakest_link_analysis():
+    from symgame.games.analysis import analyse
+    from symgame.games.registry import GAMES
+
+    return analyse(GAMES["weakest_link"])
+
+
+def fractions(point):
+    return {k: Fraction(v) for k, v in point.items()}

@@ -1,0 +1,66 @@
+"""Committed outputs are fresh, valid against the schema, deterministic, and compile."""
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from symgame.export.pipeline import write_outputs
+from symgame.games.registry import GAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((ROOT / "symgame" / "export" / "result.schema.json").read_text())
+TEXT_FILES = ("result.json", "summary.md", "errata.md", "cheatsheet.tex")
+
+
+@pytest.fixture(scope="module")
+def analyses(request):
+    return {"two_by_two": request.getfixturevalue("two_by_two_analysis"),
+            "weakest_link": request.getfixturevalue("weakest_link_analysis")}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_committed_outputs_are_fresh(name, analyses, tmp_path):
+    write_outputs(analyses[name], tmp_path, pdf=False)
+    for file in TEXT_FILES:
+        committed = ROOT / "outputs" / name / file
+        assert committed.exists(), f"{committed} missing: run `symgame derive --all`"
+        assert committed.read_bytes() == (tmp_path / file).read_bytes(), (
+            f"{committed} is stale: run `symgame derive --all`")
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_result_json_matches_schema(name):
+    data = json.loads((ROOT / "outputs" / name / "result.json").read_text())
+    jsonschema.validate(data, SCHEMA)
+    assert data["pdl"][-1]["when"] == []
+
+
+def test_schema_rejects_broken_result():
+    data = json.loads((ROOT / "outputs" / "two_by_two" / "result.json").read_text())
+    del data["pdl"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_derivation_is_byte_deterministic(tmp_path):
+    from symgame.games.analysis import analyse
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    write_outputs(analyse(GAMES["weakest_link"]), first, pdf=False)
+    write_outputs(analyse(GAMES["weakest_link"]), second, pdf=False)
+    for file in TEXT_FILES:
+        assert (first / file).read_bytes() == (second / file).read_bytes()
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed (CI installs it)")
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_cheatsheet_compiles(name, tmp_path):
+    from symgame.export.latex import compile_pdf
+
+    tex = tmp_path / "cheatsheet.tex"
+    shutil.copyfile(ROOT / "outputs" / name / "cheatsheet.tex", tex)
+    result = compile_pdf(tex)
+    assert result.path is not None, result.message
+    assert result.path.read_bytes().startswith(b"%PDF")
