@@ -56,3 +56,16 @@ def test_decision_problem_pdl():
     assert coverage.proved
     assert pdl.evaluate({"t": Fraction(1, 2)}).strategies == ((1, 0),)
     assert pdl.evaluate({"t": Fraction(1, 4)}).strategies == ((0, 1),)
+
+
+def test_sample_points_are_exact_and_inside():
+    from symgame.model.decide import region_sample_point
+
+    region = Region((Atom(t**2 - 2, "=="),))
+    witness = region_sample_point(DOMAIN, region)
+    assert witness.satisfiable is Decision.TRUE
+    assert sp.simplify(witness.point["t"] ** 2 - 2) == 0 and witness.rational_point() is None
+    inside = region_sample_point(DOMAIN, Region((Atom(2 * t - 1, ">"), Atom(2 - t, ">"))))
+    point = inside.rational_point()
+    assert point is not None and Fraction(1, 2) < point["t"] < 2
+    assert region_sample_point(DOMAIN, Region((Atom(t - 5, ">"),))).satisfiable is Decision.FALSE

@@ -127,6 +127,13 @@ def region_is_empty(domain: Domain, region: Region,
     return {Decision.TRUE: Decision.FALSE, Decision.FALSE: Decision.TRUE}.get(answer, answer)
 
 
+def region_sample_point(domain: Domain, region: Region,
+                        timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Witness:
+    """A point of ``domain`` inside ``region`` (exact, possibly algebraic), if one exists."""
+    ctx = Z3Context(domain)
+    return satisfiable(ctx, [ctx.region(region)], timeout_ms)
+
+
 def implies(domain: Domain, hypotheses: Sequence[z3.BoolRef], conclusion: z3.BoolRef,
             ctx: Z3Context, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Witness:
     """Decide ``domain ∧ hypotheses ⇒ conclusion``.
