@@ -8,10 +8,7 @@ removed after an exact proof of their sign.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import sympy as sp
-import z3
 
 from ..model.decide import Decision, Z3Context, implies
 from ..model.region import Atom, normalise_atoms
@@ -88,3 +85,38 @@ def _signed_product_atoms(product: sp.Expr, rel: str, oracle: SignOracle) -> lis
     if even:  # f^2 * g >= 0  <=>  g >= 0 or f == 0: keep the product
         return [Atom(sign * sp.Mul(*odd) * sp.Mul(*[f**2 for f in even]), ">=")]
     return [Atom(sign * sp.Mul(*odd), ">=")]
+
+
+def polynomial_condition(numer, denom, oracle: SignOracle) -> list[Atom]:
+    """Atoms for ``numer/denom >= 0`` with ``numer``, ``denom`` ring polynomials.
+
+    Factorisation happens in the polynomial ring (fast sparse arithmetic);
+    factors of provably constant sign on the domain are dropped.
+    """
+    if numer == 0:
+        return []
+    if numer.is_ground and denom.is_ground:
+        return [Atom(sp.Integer(1) if numer.LC * denom.LC >= 0 else sp.Integer(-1), ">=")]
+    atoms: list[Atom] = []
+    constant, factors = 1, {}
+    for poly, extra in ((numer, None), (denom, "nonzero")):
+        c, parts = poly.factor_list()
+        constant *= c
+        for f, power in parts:
+            key = f.as_expr()
+            if extra and oracle.sign(key) == 0:
+                atoms.append(Atom(key, "!="))
+            factors[key] = factors.get(key, 0) + power
+    sign = 1 if constant > 0 else -1
+    odd, even = [], []
+    for f, power in factors.items():
+        s = oracle.sign(f)
+        if s == 0:
+            (odd if power % 2 else even).append(f)
+        elif power % 2:
+            sign *= s
+    if even:
+        atoms.append(Atom(sign * sp.Mul(*odd) * sp.Mul(*[f**2 for f in even]), ">="))
+    else:
+        atoms.append(Atom(sign * sp.Mul(*odd), ">="))
+    return atoms

@@ -20,12 +20,13 @@ from itertools import combinations
 from typing import Iterator
 
 import sympy as sp
+from sympy.polys.matrices import DomainMatrix
 
 from ..model.decide import Decision, Z3Context, region_is_empty
 from ..model.game import NormalFormGame
 from ..model.pdl import Profile
 from ..model.region import Atom, Region, normalise_atoms
-from .conditions import SignOracle, rational_condition
+from .conditions import SignOracle, polynomial_condition
 
 
 @dataclass(frozen=True)
@@ -59,29 +60,66 @@ class Branch:
 
 @dataclass(frozen=True)
 class IndifferenceSolution:
-    """Probabilities over a support and the common payoff, from Cramer's rule."""
+    """Cramer's-rule solution: probabilities ``numerators[i] / denominator`` and
+    common payoff ``value_numerator / denominator`` (ring polynomials)."""
 
-    probabilities: tuple[sp.Expr, ...]
-    value: sp.Expr
+    numerators: tuple
+    value_numerator: object
+    denominator: object
+
+    def probabilities(self) -> list[sp.Expr]:
+        return [ring_fraction(n, self.denominator) for n in self.numerators]
 
 
-def solve_indifference(matrix: sp.Matrix) -> IndifferenceSolution | None:
-    """Solve ``matrix @ z = w * 1`` with ``sum(z) = 1``.
+def ring_fraction(numer, denom) -> sp.Expr:
+    """``numer/denom`` as a factored sympy expression."""
+    if numer == 0:
+        return sp.Integer(0)
+    return sp.factor(numer.as_expr()) / sp.factor(denom.as_expr())
+
+
+@dataclass(frozen=True)
+class PolynomialGame:
+    """Payoff matrices over the polynomial ring ``QQ[parameters]``."""
+
+    ring: object
+    a: list
+    b: list
+
+    @classmethod
+    def from_game(cls, game: NormalFormGame) -> "PolynomialGame":
+        gens = [sp.Symbol(n, real=True) for n in game.domain.names] or [sp.Symbol("_unused", real=True)]
+        ring = sp.QQ[tuple(gens)]
+        a = game.payoffs[0]
+        b = game.payoffs[1] if len(game.payoffs) == 2 else sp.zeros(*a.shape)
+        convert = lambda m: [[ring.from_sympy(sp.expand(m[i, j])) for j in range(m.shape[1])]
+                             for i in range(m.shape[0])]
+        return cls(ring, convert(a), convert(b))
+
+
+def solve_indifference(ring, block: list[list]) -> IndifferenceSolution | None:
+    """Solve ``block @ z = w * 1`` with ``sum(z) = 1`` over ``ring``.
 
     Returns ``None`` when the bordered matrix is singular for all parameter
     values (the support pair never determines a unique strategy).
     """
-    k = matrix.shape[1]
-    bordered = sp.Matrix.zeros(k + 1, k + 1)
-    bordered[:k, :k] = matrix
-    bordered[:k, k] = -sp.ones(k, 1)
-    bordered[k, :k] = sp.ones(1, k)
-    det = sp.factor(bordered.det(method="berkowitz"))
-    if det == 0:
+    k = len(block[0])
+    rows = [list(r) + [-ring.one] for r in block] + [[ring.one] * k + [ring.zero]]
+    bordered = DomainMatrix(rows, (k + 1, k + 1), ring)
+    if bordered.rank() < k + 1:
         return None
-    adj_column = bordered.adjugate(method="berkowitz")[:, k]
-    solution = [sp.factor(sp.cancel(entry / det)) for entry in adj_column]
-    return IndifferenceSolution(tuple(solution[:k]), solution[k])
+    rhs = DomainMatrix([[ring.zero]] * k + [[ring.one]], (k + 1, 1), ring)
+    solution, det = bordered.solve_den(rhs)
+    column = [solution[i, 0].element for i in range(k + 1)]
+    common = det
+    for entry in column:
+        common = common.gcd(entry)
+    if common != 1 and not common.is_ground:
+        det = det.exquo(common)
+        column = [e.exquo(common) for e in column]
+    if det.LC < 0:
+        det, column = -det, [-e for e in column]
+    return IndifferenceSolution(tuple(column[:k]), column[k], det)
 
 
 def square_support_pairs(rows: int, cols: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -94,56 +132,61 @@ def square_support_pairs(rows: int, cols: int) -> Iterator[tuple[tuple[int, ...]
 
 def enumerate_branches(game: NormalFormGame, timeout_ms: int = 20_000) -> list[Branch]:
     """Every support-pair branch of ``game`` whose region is not provably empty."""
-    ctx = Z3Context(game.domain)
-    oracle = SignOracle(ctx)
-    a = sp.Matrix(game.payoffs[0])
-    b = sp.Matrix(game.payoffs[1]) if len(game.payoffs) == 2 else sp.zeros(*a.shape)
+    solver = BranchSolver(game, timeout_ms)
     branches = []
-    for rows_support, cols_support in square_support_pairs(*a.shape):
-        branch = support_branch(game, a, b, rows_support, cols_support, oracle, timeout_ms)
+    for rows_support, cols_support in square_support_pairs(*game.shape):
+        branch = solver.branch(rows_support, cols_support)
         if branch is not None:
             branches.append(branch)
     return branches
 
 
-def support_branch(game: NormalFormGame, a: sp.Matrix, b: sp.Matrix,
-                   rows_support: tuple[int, ...], cols_support: tuple[int, ...],
-                   oracle: SignOracle, timeout_ms: int) -> Branch | None:
-    """Solve one support pair; ``None`` if singular or its region is empty."""
-    col_solution = solve_indifference(a.extract(list(rows_support), list(cols_support)))
-    row_solution = solve_indifference(b.extract(list(rows_support), list(cols_support)).T)
-    if col_solution is None or row_solution is None:
-        return None
-    x = _full_strategy(a.shape[0], rows_support, row_solution.probabilities)
-    y = _full_strategy(a.shape[1], cols_support, col_solution.probabilities)
-    conditions = equilibrium_conditions(a, b, x, y, col_solution.value, row_solution.value,
-                                        rows_support, cols_support)
-    atoms: list[Atom] = []
-    for expr in conditions:
-        atoms.extend(rational_condition(expr, ">=", oracle))
-    region = Region(normalise_atoms(atoms))
-    emptiness = region_is_empty(game.domain, region, timeout_ms)
-    if emptiness is Decision.TRUE:
-        return None
-    strategies = (tuple(x),) if len(game.players) == 1 else (tuple(x), tuple(y))
-    return Branch((rows_support, cols_support)[: len(game.players)], Profile(strategies),
-                  region, emptiness)
+class BranchSolver:
+    """Exact branch derivation for support pairs of one game (caches shared work)."""
 
+    def __init__(self, game: NormalFormGame, timeout_ms: int = 20_000):
+        self.game = game
+        self.poly = PolynomialGame.from_game(game)
+        self.oracle = SignOracle(Z3Context(game.domain))
+        self.timeout_ms = timeout_ms
 
-def equilibrium_conditions(a: sp.Matrix, b: sp.Matrix, x: list[sp.Expr], y: list[sp.Expr],
-                           row_value: sp.Expr, col_value: sp.Expr,
-                           rows_support: tuple[int, ...], cols_support: tuple[int, ...]) -> list[sp.Expr]:
-    """Expressions that must be ``>= 0``: probabilities and no profitable deviation."""
-    conditions = [x[i] for i in rows_support] + [y[j] for j in cols_support]
-    for i in range(a.shape[0]):
-        if i not in rows_support:
-            deviation = sum(a[i, j] * y[j] for j in cols_support)
-            conditions.append(row_value - deviation)
-    for j in range(a.shape[1]):
-        if j not in cols_support:
-            deviation = sum(b[i, j] * x[i] for i in rows_support)
-            conditions.append(col_value - deviation)
-    return [c for c in conditions if not (c.is_Number and c >= 0)]
+    def branch(self, rows_support: tuple[int, ...], cols_support: tuple[int, ...]) -> Branch | None:
+        """Solve one support pair; ``None`` if singular or its region is empty."""
+        ring, a, b = self.poly.ring, self.poly.a, self.poly.b
+        col = solve_indifference(ring, [[a[i][j] for j in cols_support] for i in rows_support])
+        row = solve_indifference(ring, [[b[i][j] for i in rows_support] for j in cols_support])
+        if col is None or row is None:
+            return None
+        atoms: list[Atom] = []
+        for numer, denom in self.conditions(rows_support, cols_support, row, col):
+            atoms.extend(polynomial_condition(numer, denom, self.oracle))
+        region = Region(normalise_atoms(atoms))
+        emptiness = region_is_empty(self.game.domain, region, self.timeout_ms)
+        if emptiness is Decision.TRUE:
+            return None
+        rows, cols = self.game.shape
+        x = _full_strategy(rows, rows_support, tuple(row.probabilities()))
+        y = _full_strategy(cols, cols_support, tuple(col.probabilities()))
+        strategies = (tuple(x),) if len(self.game.players) == 1 else (tuple(x), tuple(y))
+        return Branch((rows_support, cols_support)[: len(self.game.players)], Profile(strategies),
+                      region, emptiness)
+
+    def conditions(self, rows_support, cols_support, row: IndifferenceSolution,
+                   col: IndifferenceSolution) -> list[tuple]:
+        """``(numerator, denominator)`` pairs that must be ``>= 0``: probabilities
+        and no profitable pure deviation (Ganzfried 2022, Appendix A)."""
+        a, b = self.poly.a, self.poly.b
+        rows, cols = self.game.shape
+        out = [(n, row.denominator) for n in row.numerators] + [(n, col.denominator) for n in col.numerators]
+        for i in range(rows):
+            if i not in rows_support:
+                deviation = sum((a[i][j] * n for j, n in zip(cols_support, col.numerators)), self.poly.ring.zero)
+                out.append((col.value_numerator - deviation, col.denominator))
+        for j in range(cols):
+            if j not in cols_support:
+                deviation = sum((b[i][j] * n for i, n in zip(rows_support, row.numerators)), self.poly.ring.zero)
+                out.append((row.value_numerator - deviation, row.denominator))
+        return out
 
 
 def _full_strategy(size: int, support: tuple[int, ...], probabilities: tuple[sp.Expr, ...]) -> list[sp.Expr]:

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from .expr import compile_exact
+from .expr import compile_exact, raw_point, to_fraction
 from .region import Domain
 
 
@@ -95,11 +95,20 @@ class NormalFormGame:
 
     def payoffs_at(self, point: Mapping[str, Fraction]) -> list[list[list[Fraction]]]:
         """Exact payoff matrices (one per player) at a rational parameter point."""
-        return [[[f(point) for f in row] for row in matrix] for matrix in self._exact_entries]
+        return [[[to_fraction(v) for v in row] for row in m] for m in self.payoffs_at_raw(raw_point(point))]
+
+    def payoffs_at_raw(self, point) -> list[list[list]]:
+        """:meth:`payoffs_at` on python-flint ``fmpq`` values (fast path)."""
+        return [[[f.raw(point) for f in row] for row in matrix] for matrix in self._exact_entries]
+
+    @cached_property
+    def _numeric_matrices(self):
+        symbols = [sp.Symbol(n, real=True) for n in self.domain.names]
+        return [sp.lambdify(symbols, sp.Matrix(m), "numpy") for m in self.payoffs]
 
     def payoffs_numeric(self, point: Mapping[str, float]):
         """Floating-point payoff matrices (numpy arrays) at a parameter point."""
         import numpy as np
 
-        subs = {sp.Symbol(k, real=True): v for k, v in point.items()}
-        return [np.array(m.subs(subs).evalf(), dtype=float) for m in self.payoffs]
+        args = [float(point[n]) for n in self.domain.names]
+        return [np.array(f(*args), dtype=float) for f in self._numeric_matrices]

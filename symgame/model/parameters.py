@@ -69,10 +69,18 @@ class Parameter:
 
     def contains(self, value: Fraction) -> bool:
         """Exact membership test for a rational value."""
-        if self.integer and Fraction(value).denominator != 1:
+        value = Fraction(value)
+        if self.integer and value.denominator != 1:
             return False
-        x = sp.Rational(value.numerator, value.denominator)
-        return all(_holds(expr.subs(self.symbol, x), rel) for expr, rel in self.bound_conditions())
+        if self.lower.is_finite:
+            lower = Fraction(int(self.lower.p), int(self.lower.q))
+            if value < lower or (value == lower and not self.lower_closed):
+                return False
+        if self.upper.is_finite:
+            upper = Fraction(int(self.upper.p), int(self.upper.q))
+            if value > upper or (value == upper and not self.upper_closed):
+                return False
+        return True
 
     def interior_samples(self, count: int) -> list[Fraction]:
         """``count`` simple rational points of the domain, spread over it."""
@@ -81,10 +89,6 @@ class Parameter:
         if self.integer:
             points = sorted({Fraction(round(p)) for p in points})
         return [p for p in points if self.contains(p)]
-
-
-def _holds(value: sp.Expr, rel: str) -> bool:
-    return bool({">": value > 0, ">=": value >= 0, "==": value == 0, "!=": value != 0}[rel])
 
 
 def _finite_window(param: Parameter) -> tuple[Fraction, Fraction]:

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from .expr import compile_exact
+from .expr import compile_exact, raw_point, to_fraction
 from .game import Player
 from .region import Domain, Region
 
@@ -33,7 +33,11 @@ class Profile:
 
     def at(self, point: Mapping[str, Fraction]) -> tuple[tuple[Fraction, ...], ...]:
         """Exact probabilities at a rational parameter point."""
-        return tuple(tuple(f(point) for f in s) for s in self._evaluators)
+        return tuple(tuple(to_fraction(p) for p in s) for s in self.at_raw(raw_point(point)))
+
+    def at_raw(self, point) -> tuple[tuple, ...]:
+        """:meth:`at` on python-flint ``fmpq`` values."""
+        return tuple(tuple(f.raw(point) for f in s) for s in self._evaluators)
 
     def as_dict(self, players: Sequence[Player], omit_zero: bool = True) -> dict[str, dict[str, str]]:
         """``{player: {action: "probability"}}`` in plain sympy syntax."""
@@ -85,15 +89,20 @@ class PDL:
 
     def select(self, point: Mapping[str, Fraction]) -> int:
         """Index of the first rule whose region contains ``point``."""
+        return self.select_raw(raw_point(point))
+
+    def select_raw(self, point) -> int:
         for index, rule in enumerate(self.rules):
-            if rule.region.contains(point):
+            if rule.region.contains_raw(point):
                 return index
         raise AssertionError("unreachable: the last rule is unconditional")
 
     def evaluate(self, point: Mapping[str, Fraction]) -> Choice:
         """Exact strategy profile prescribed at a rational parameter point."""
-        index = self.select(point)
-        return Choice(index, self.rules[index].profile.at(point))
+        raw = raw_point(point)
+        index = self.select_raw(raw)
+        strategies = self.rules[index].profile.at_raw(raw)
+        return Choice(index, tuple(tuple(to_fraction(p) for p in s) for s in strategies))
 
     @cached_property
     def _numeric(self):

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from .expr import compile_exact
+from .expr import compile_exact, raw_point
 from .parameters import Parameter
 
 RELATIONS = (">", ">=", "==", "!=")
@@ -39,8 +39,11 @@ class Atom:
 
     def holds_at(self, point: Mapping[str, Fraction]) -> bool:
         """Exact test of the condition at a rational point."""
-        value = self._evaluator(point)
-        return _compare(value, self.rel)
+        return self.holds_at_raw(raw_point(point))
+
+    def holds_at_raw(self, point) -> bool:
+        """:meth:`holds_at` for a point of python-flint ``fmpq`` values."""
+        return _compare(self._evaluator.raw(point), self.rel)
 
     def negated(self) -> "Atom":
         """The complementary condition (``f > 0`` becomes ``-f >= 0``)."""
@@ -108,7 +111,10 @@ class Region:
 
     def contains(self, point: Mapping[str, Fraction]) -> bool:
         """Exact membership test at a rational parameter point."""
-        return all(atom.holds_at(point) for atom in self.atoms)
+        return self.contains_raw(raw_point(point))
+
+    def contains_raw(self, point) -> bool:
+        return all(atom.holds_at_raw(point) for atom in self.atoms)
 
     def conjoin(self, other: "Region") -> "Region":
         return Region(normalise_atoms(self.atoms + other.atoms))

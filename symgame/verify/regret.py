@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
+from flint import fmpq
+
+from ..model.expr import raw_point, to_fmpq, to_fraction
 from ..model.game import NormalFormGame
 
 
@@ -32,26 +35,43 @@ class RegretReport:
 def expected_payoffs(game: NormalFormGame, point: Mapping[str, Fraction],
                      strategies: Sequence[Sequence[Fraction]]) -> list[list[Fraction]]:
     """Payoff of each pure action of each player against the others' strategies."""
-    matrices = game.payoffs_at(point)
+    raw = _action_payoffs_raw(game, raw_point(point), [[to_fmpq(p) for p in s] for s in strategies])
+    return [[to_fraction(v) for v in values] for values in raw]
+
+
+def _action_payoffs_raw(game: NormalFormGame, point, strategies) -> list[list]:
+    matrices = game.payoffs_at_raw(point)
     x = strategies[0]
-    y = strategies[1] if len(strategies) == 2 else [Fraction(1)]
+    y = strategies[1] if len(strategies) == 2 else [fmpq(1)]
     rows, cols = game.shape
-    out = [[sum((matrices[0][i][j] * y[j] for j in range(cols)), Fraction(0)) for i in range(rows)]]
+    out = [[_dot([matrices[0][i][j] for j in range(cols)], y) for i in range(rows)]]
     if len(game.players) == 2:
-        out.append([sum((matrices[1][i][j] * x[i] for i in range(rows)), Fraction(0)) for j in range(cols)])
+        out.append([_dot([matrices[1][i][j] for i in range(rows)], x) for j in range(cols)])
     return out
+
+
+def _dot(values, weights):
+    total = fmpq(0)
+    for v, w in zip(values, weights):
+        if w != 0:
+            total += v * w
+    return total
 
 
 def exact_regret(game: NormalFormGame, point: Mapping[str, Fraction],
                  strategies: Sequence[Sequence[Fraction]]) -> RegretReport:
-    """Regret of every player at ``point`` (0 for all players iff Nash)."""
+    """Regret of every player at ``point`` (0 for all players iff Nash).
+
+    Arithmetic is exact (python-flint rationals); results are Fractions.
+    """
+    raw_strategies = [[to_fmpq(p) for p in s] for s in strategies]
     valid = all(sum(s, Fraction(0)) == 1 and min(s) >= 0 for s in strategies)
-    per_action = expected_payoffs(game, point, strategies)
+    per_action = _action_payoffs_raw(game, raw_point(point), raw_strategies)
     regrets, payoffs = [], []
-    for values, strategy in zip(per_action, strategies):
-        achieved = sum((v * p for v, p in zip(values, strategy)), Fraction(0))
-        payoffs.append(achieved)
-        regrets.append(max(values) - achieved)
+    for values, strategy in zip(per_action, raw_strategies):
+        achieved = _dot(values, strategy)
+        payoffs.append(to_fraction(achieved))
+        regrets.append(to_fraction(max(values) - achieved))
     return RegretReport(tuple(regrets), tuple(payoffs), valid)
 
 
