@@ -10,9 +10,9 @@ from .engine.derive import derive_equilibria
 from .engine.pdl_builder import CoverageError
 from .export.documents import analysis_json, dumps, summary_markdown
 from .export.latex import cheatsheet_tex
-from .export.pipeline import derive_game, verification_sentence
-from .games.analysis import GameSpec, analyse_derivation
-from .games.registry import GAMES
+from .export.pipeline import derive_family, verification_sentence, write_outputs
+from .games.analysis import GameSpec, analyse, analyse_derivation
+from .games.registry import FAMILIES, GAMES, jeopardy_spec
 from .model.gamefile import GameFileError, load_game_file
 
 EXIT_INPUT = 2
@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
     derive.add_argument("--all", action="store_true", help="regenerate the outputs of every game")
     derive.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output root (default: outputs)")
     derive.add_argument("--no-pdf", action="store_true", help="write the .tex without running pdflatex")
+    derive.add_argument("--scores", nargs=2, type=int, metavar=("X1", "X2"),
+                        help="jeopardy only: the two players' scores (X1 > X2 >= 0)")
+    derive.add_argument("--json", action="store_true",
+                        help="print the result JSON instead of writing files (with --scores)")
     solve = sub.add_parser("solve", help="solve a user game file (YAML or JSON)")
     solve.add_argument("file", type=Path)
     fmt = solve.add_mutually_exclusive_group()
@@ -52,8 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_list() -> int:
-    for name, spec in GAMES.items():
-        print(f"{name:14s} {spec.title}  [{spec.source}]")
+    for name, specs in FAMILIES.items():
+        members = ", ".join(spec.directory for spec in specs) if len(specs) > 1 else ""
+        print(f"{name:14s} {specs[0].title if not members else specs[0].title.split(',')[0]}"
+              f"  [{specs[0].source}]" + (f"  outputs: {members}" if members else ""))
     return 0
 
 
@@ -61,18 +67,49 @@ def cmd_derive(args: argparse.Namespace) -> int:
     if args.all == bool(args.game):
         print("symgame derive: give one GAME or --all", file=sys.stderr)
         return EXIT_INPUT
-    names = list(GAMES) if args.all else [args.game]
-    unknown = [n for n in names if n not in GAMES]
+    if args.scores is not None:
+        return derive_jeopardy_scores(args)
+    if args.json:
+        print("symgame derive: --json needs --scores (library outputs are written to files)", file=sys.stderr)
+        return EXIT_INPUT
+    names = list(FAMILIES) if args.all else [args.game]
+    unknown = [n for n in names if n not in FAMILIES]
     if unknown:
-        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(GAMES)})", file=sys.stderr)
+        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(FAMILIES)})", file=sys.stderr)
         return EXIT_INPUT
     status = 0
     for name in names:
-        result = derive_game(name, args.out, pdf=not args.no_pdf)
-        print(f"{name}: wrote {len(result.files)} files to {result.directory}; pdf: {result.pdf.message}")
-        if result.pdf.path is None and not args.no_pdf and "not found" not in result.pdf.message:
-            status = EXIT_NO_RESULT
+        for result in derive_family(name, args.out, pdf=not args.no_pdf):
+            print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
+            if result.pdf.path is None and not args.no_pdf and "not found" not in result.pdf.message:
+                status = EXIT_NO_RESULT
     return status
+
+
+MAX_JEOPARDY_SCORE = 40
+
+
+def derive_jeopardy_scores(args: argparse.Namespace) -> int:
+    """``symgame derive jeopardy --scores X1 X2 [--json]``."""
+    if args.game != "jeopardy":
+        print("symgame derive: --scores applies to the game 'jeopardy' only", file=sys.stderr)
+        return EXIT_INPUT
+    score1, score2 = args.scores
+    if not score1 > score2 >= 0:
+        print(f"symgame derive: scores must satisfy X1 > X2 >= 0 (got {score1} {score2})", file=sys.stderr)
+        return EXIT_INPUT
+    if score1 > MAX_JEOPARDY_SCORE:
+        print(f"symgame derive: X1 = {score1} is beyond the measured range (X1 <= {MAX_JEOPARDY_SCORE}); "
+              "express the scores in larger units", file=sys.stderr)
+        return EXIT_INPUT
+    spec = jeopardy_spec(score1, score2)
+    analysis = analyse(spec)
+    if args.json:
+        sys.stdout.write(dumps(analysis_json(analysis)))
+        return 0
+    result = write_outputs(analysis, args.out / spec.directory, pdf=not args.no_pdf)
+    print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
+    return 0
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 import z3
 
-from ..model.decide import Decision, Z3Context, satisfiable
+from ..model.decide import Decision, Z3Context, drop_implied_atoms, satisfiable, tighten_atom
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Rule
 from ..model.region import Atom, Region
@@ -98,18 +98,41 @@ def simplify_rules(ctx: Z3Context, kept: Sequence[Branch], game: NormalFormGame,
     for index, branch in enumerate(kept):
         last = index == len(kept) - 1
         atoms = [] if last else drop_implied_atoms(ctx, context, list(branch.region.atoms), timeout_ms)
+        atoms = [tighten_atom(ctx, context + [ctx.atom(b) for b in atoms if b is not a], a, timeout_ms)
+                 for a in atoms]
         rules.append(Rule(Region(tuple(atoms)), branch.profile, branch.label(game)))
         context.append(z3.Not(ctx.region(branch.region)))
     return rules
 
 
-def drop_implied_atoms(ctx: Z3Context, context: list[z3.BoolRef], atoms: list[Atom],
-                       timeout_ms: int) -> list[Atom]:
-    """Remove atoms implied by ``context`` and the remaining atoms, one at a time."""
-    remaining = list(atoms)
-    for atom in list(atoms):
-        others = [ctx.atom(a) for a in remaining if a is not atom]
-        answer = satisfiable(ctx, context + others + [z3.Not(ctx.atom(atom))], timeout_ms)
-        if answer.satisfiable is Decision.FALSE:
-            remaining.remove(atom)
-    return remaining
+def player_pdl(pdl: PDL, player: int, timeout_ms: int = 30_000) -> PDL:
+    """The decision list of one player: the joint PDL projected on ``player``.
+
+    A rule is dropped when the next rule prescribes the same strategy and
+    contains every point where the dropped rule fires (proved by z3), so the
+    player's list can be shorter than the joint one.
+    """
+    from ..model.pdl import Profile
+
+    rules = [Rule(r.region, Profile((r.profile.strategies[player],)), r.label) for r in pdl.rules]
+    ctx = Z3Context(pdl.domain)
+    k = 0
+    while k < len(rules) - 1:
+        same = all(sp.expand(p - q) == 0 for p, q in
+                   zip(rules[k].profile.strategies[0], rules[k + 1].profile.strategies[0]))
+        if same and _falls_through(ctx, rules, k, timeout_ms):
+            del rules[k]
+            k = max(k - 1, 0)
+        else:
+            k += 1
+    return PDL((pdl.players[player],), pdl.domain, tuple(rules))
+
+
+def _falls_through(ctx: Z3Context, rules: Sequence[Rule], k: int, timeout_ms: int) -> bool:
+    """Does every point where rule ``k`` fires also satisfy rule ``k + 1``?"""
+    if not rules[k + 1].region.atoms:
+        return True
+    earlier = [z3.Not(ctx.region(r.region)) for r in rules[:k]]
+    answer = satisfiable(ctx, earlier + [ctx.region(rules[k].region), z3.Not(ctx.region(rules[k + 1].region))],
+                         timeout_ms)
+    return answer.satisfiable is Decision.FALSE

@@ -22,7 +22,7 @@ from typing import Iterator
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from ..model.decide import Decision, Z3Context, region_is_empty
+from ..model.decide import Decision, Z3Context, drop_implied_atoms, region_is_empty
 from ..model.game import NormalFormGame
 from ..model.pdl import Profile
 from ..model.region import Atom, Region, normalise_atoms
@@ -164,6 +164,7 @@ class BranchSolver:
         emptiness = region_is_empty(self.game.domain, region, self.timeout_ms)
         if emptiness is Decision.TRUE:
             return None
+        region = Region(tuple(drop_implied_atoms(self.oracle.ctx, [], list(region.atoms), self.timeout_ms)))
         rows, cols = self.game.shape
         x = _full_strategy(rows, rows_support, tuple(row.probabilities()))
         y = _full_strategy(cols, cols_support, tuple(col.probabilities()))

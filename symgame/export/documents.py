@@ -15,10 +15,10 @@ from ..engine.derive import Derivation
 from ..games.analysis import ClaimResult, GameAnalysis
 from ..model.decide import Decision
 from ..model.game import NormalFormGame
+from ..engine.pdl_builder import player_pdl
 from ..model.pdl import PDL
 from ..verify.certify import Certificate
 from ..verify.compare import Counterexample
-from ..verify.regret import expected_payoffs
 
 _STATUS = {Decision.TRUE: "proved", Decision.FALSE: "refuted", Decision.UNDECIDED: "undecided"}
 
@@ -31,10 +31,24 @@ def point_dict(point: Mapping[str, Any]) -> dict[str, str]:
     return {k: str(v) for k, v in sorted(point.items())}
 
 
-def pdl_json(pdl: PDL) -> list[dict[str, Any]]:
-    """The ``pdl`` array of the JSON contract."""
-    return [{"when": rule.region.texts, "profile": rule.profile.as_dict(pdl.players),
-             "label": rule.label} for rule in pdl.rules]
+def pdl_json(pdl: PDL, game: NormalFormGame | None = None) -> list[dict[str, Any]]:
+    """The ``pdl`` array of the JSON contract (with each rule's value for zero-sum games)."""
+    rules = []
+    for rule in pdl.rules:
+        entry = {"when": rule.region.texts, "profile": rule.profile.as_dict(pdl.players), "label": rule.label}
+        if game is not None and game.zero_sum:
+            entry["value"] = sp.sstr(rule_value(game, rule.profile))
+        rules.append(entry)
+    return rules
+
+
+def rule_value(game: NormalFormGame, profile) -> sp.Expr:
+    """The row player's expected payoff ``x^T A y`` of a profile, factored."""
+    x, y = profile.strategies
+    a = game.payoffs[0]
+    total = sum(x[i] * a[i, j] * y[j] for i in range(a.shape[0]) for j in range(a.shape[1])
+                if x[i] != 0 and y[j] != 0)
+    return sp.factor(sp.cancel(sp.together(total)))
 
 
 def game_header(game: NormalFormGame) -> dict[str, Any]:
@@ -54,7 +68,18 @@ def derivation_json(derivation: Derivation) -> dict[str, Any]:
     game = derivation.game
     out = {"symgame_version": __version__, **game_header(derivation.game)}
     out["description"] = game.description
-    out["pdl"] = pdl_json(derivation.pdl)
+    out["pdl"] = pdl_json(derivation.pdl, game)
+    if len(game.players) == 2:
+        out["player_pdls"] = {p.name: pdl_json(player_pdl(derivation.pdl, k)) for k, p in enumerate(game.players)}
+    if derivation.stats is not None:
+        s = derivation.stats
+        out["engine"] = {"method": "dominance reduction + sample-guided discovery + proved cover",
+                         "kept_actions": {p.name: [p.actions[i] for i in kept]
+                                          for p, kept in zip(game.players, derivation.kept)},
+                         "sample_points": s.sample_points, "kernels_proposed": s.kernels_proposed,
+                         "branches_derived": s.branches_derived, "coverage_rounds": s.coverage_rounds}
+    else:
+        out["engine"] = {"method": "support enumeration over all equal-size support pairs"}
     out["coverage"] = _STATUS[derivation.coverage.status]
     out["branches"] = [
         {"supports": {p.name: [p.actions[i] for i in s] for p, s in zip(game.players, b.supports)},
@@ -73,9 +98,10 @@ def certificate_json(certificate: Certificate) -> dict[str, Any]:
 
 
 def counterexample_json(game: NormalFormGame, pdl: PDL, cx: Counterexample | None) -> dict[str, Any] | None:
+    """A counterexample with each action's exact payoff (in the game it refutes)."""
     if cx is None:
         return None
-    values = expected_payoffs(game, cx.point, cx.strategies)
+    values = cx.action_payoffs
     return {
         "point": point_dict(cx.point),
         "rule": cx.rule_index,
@@ -119,6 +145,14 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
             "same_profiles_as_derived": _STATUS[pub.agreement.status],
             "counterexample": counterexample_json(d.game, pub.pdl, pub.counterexample),
         }
+        if pub.printed is not None:
+            printed = pub.printed
+            out["published"]["printed_matrix"] = {
+                "differences": [{"row": d.game.players[0].actions[i], "column": d.game.players[1].actions[j],
+                                 "printed": a, "from_rules": b} for i, j, a, b in printed.differences],
+                "certificate_on_printed_matrix": certificate_json(printed.certificate),
+                "counterexample_on_printed_matrix": counterexample_json(d.game, pub.pdl, printed.counterexample),
+            }
     out["claims"] = [claim_json(d.game, c) for c in analysis.claims]
     return out
 
@@ -176,14 +210,29 @@ def summary_markdown(analysis: GameAnalysis) -> str:
               f"({'; '.join(ver['sample_points']['numeric_solvers'])})."]
     if "exhaustive_grid" in ver:
         g = ver["exhaustive_grid"]
-        lines.append(f"- Every game with parameters in {{{', '.join(g['values'])}}}: {g['points']} games, "
+        values = g["values"] if len(g["values"]) <= 8 else g["values"][:3] + ["..."] + g["values"][-1:]
+        lines.append(f"- Every game with parameters in {{{', '.join(values)}}}: {g['points']} games, "
                      f"{g['failures']} failures (exact).")
     if "random_games" in ver:
         r = ver["random_games"]
         lines.append(f"- {r['samples']} random games, parameters uniform in [{r['uniform'][0]}, "
                      f"{r['uniform'][1]}] (seed {r['seed']}): {r['failures']} with regret above "
                      f"{r['tolerance']} (floating point).")
-    lines += ["", f"Equilibrium branches found by support enumeration: {len(d.branches)}."]
+    if "player_pdls" in data:
+        lines += ["", "## Each player's list", ""]
+        for k, player in enumerate(game.players):
+            lines += [f"**{player.name}**", "", pdl_markdown(player_pdl(d.pdl, k)), ""]
+    if game.zero_sum:
+        lines += ["## Game value (row player) by rule", ""]
+        lines += [f"{k + 1}. `{rule['value']}`" for k, rule in enumerate(data["pdl"])]
+        lines.append("")
+    engine = data["engine"]
+    lines += ["", f"Engine: {engine['method']}; {len(d.branches)} equilibrium branches derived exactly."]
+    if "kept_actions" in engine:
+        kept = "; ".join(f"{name}: {', '.join(actions)}" for name, actions in engine["kept_actions"].items())
+        lines += [f"Actions left after proved dominance elimination: {kept}. "
+                  f"{engine['sample_points']} sample points, {engine['kernels_proposed']} support pairs proposed, "
+                  f"{engine['branches_derived']} derived, {engine['coverage_rounds']} coverage rounds."]
     if analysis.published:
         lines += ["", "## The published result", "", pdl_markdown(analysis.published.pdl), "",
                   f"Certificate on the game derived from the rules: "
@@ -211,10 +260,20 @@ def errata_markdown(analysis: GameAnalysis) -> str:
                   "Corrected rule derived by symgame:", "", pdl_markdown(analysis.derivation.pdl), ""]
         lines += _counterexample_lines(game, pub["counterexample"])
     elif pub is not None:
+        same = pub["same_profiles_as_derived"]
+        relation = {"proved": "It prescribes the same profile as the derived PDL at every point (proved).",
+                    "refuted": "It differs from the derived PDL at some points; both are equilibria there "
+                               "(the game has several), and the derived list has "
+                               f"{len(analysis.derivation.pdl.rules)} rules against the printed "
+                               f"{len(analysis.published.pdl.rules)}.",
+                    "undecided": "Whether it prescribes the same profiles as the derived PDL is undecided."}[same]
         lines += ["## The printed decision list", "",
-                  "No error found: the printed PDL was proved (z3, whole domain) to give a Nash "
-                  f"equilibrium everywhere, and its profiles coincide with the derived PDL: "
-                  f"{pub['same_profiles_as_derived']}.", ""]
+                  "No error in the list itself: the printed PDL was proved (z3, whole domain) to give a "
+                  f"Nash equilibrium of the game derived from the rules at every point. {relation}", ""]
+    printed = (pub or {}).get("printed_matrix")
+    if printed is not None:
+        lines += _printed_matrix_lines(analysis, printed)
+        found = found or bool(printed["differences"]) or printed["certificate_on_printed_matrix"]["status"] != "proved"
     for claim in data["claims"]:
         lines += [f"## Claim: {claim['statement']}", "", f"Status: **{claim['status']}**.", ""]
         if claim["status"] == "refuted":
@@ -223,6 +282,31 @@ def errata_markdown(analysis: GameAnalysis) -> str:
     if not found:
         lines += ["No disagreement with the paper was found.", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _printed_matrix_lines(analysis: GameAnalysis, printed: dict[str, Any]) -> list[str]:
+    lines = ["## The printed payoff matrix", ""]
+    if printed["differences"]:
+        if analysis.spec.notes:
+            lines += [analysis.spec.notes, ""]
+        lines += ["| row | column | printed | from the rules |", "|---|---|---|---|"]
+        lines += [f"| {d['row']} | {d['column']} | `{d['printed']}` | `{d['from_rules']}` |"
+                  for d in printed["differences"]]
+        lines.append("")
+    else:
+        lines += ["The printed matrix agrees with the rules.", ""]
+    status = printed["certificate_on_printed_matrix"]["status"]
+    lines += [f"The printed decision list, certified on the printed matrix: **{_STATUS_WORDS[status]}**; "
+              f"on the matrix derived from the rules: **{_STATUS_WORDS[_STATUS[analysis.published.certificate.status]]}**.", ""]
+    if status == "refuted":
+        lines += ["So the paper's own verification (which works with the printed matrix) cannot be right: "
+                  "on the printed matrix its profile has a profitable deviation.", ""]
+        lines += _counterexample_lines(analysis.derivation.game, printed["counterexample_on_printed_matrix"])
+    return lines
+
+
+_STATUS_WORDS = {"proved": "an equilibrium everywhere (proved)", "refuted": "refuted",
+                 "undecided": "undecided"}
 
 
 def _counterexample_lines(game: NormalFormGame, cx: dict[str, Any] | None) -> list[str]:

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games.analysis import GameAnalysis, analyse
-from ..games.registry import GAMES
+from ..games.registry import FAMILIES, GAMES
 from .documents import analysis_json, dumps, errata_markdown, summary_markdown
 from .latex import PdfResult, cheatsheet_tex, compile_pdf
+from .plots import plot_rule_regions
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,20 @@ def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> 
         path = directory / name
         path.write_text(text, encoding="utf-8")
         files.append(path)
+    png = plot_rule_regions(analysis.derivation.pdl, directory / "regions.png",
+                            f"{analysis.spec.title}: rule firing at each point")
+    if png is not None:
+        files.append(png)
     result = compile_pdf(directory / "cheatsheet.tex") if pdf else PdfResult(None, "skipped")
     return ExportResult(directory, tuple(files), result)
 
 
 def derive_game(name: str, out_root: Path, pdf: bool = True) -> ExportResult:
     """Analyse a registered seed game and write its outputs under ``out_root/name``."""
-    return write_outputs(analyse(GAMES[name]), out_root / name, pdf)
+    spec = GAMES[name]
+    return write_outputs(analyse(spec), out_root / spec.directory, pdf)
+
+
+def derive_family(name: str, out_root: Path, pdf: bool = True) -> list[ExportResult]:
+    """Every member of a game family (e.g. Final Jeopardy at several scores)."""
+    return [write_outputs(analyse(spec), out_root / spec.directory, pdf) for spec in FAMILIES[name]]

@@ -39,6 +39,15 @@ class ClaimResult:
 
 
 @dataclass(frozen=True)
+class PrintedGameCheck:
+    """The paper's PDL checked against the paper's own (printed) payoff matrix."""
+
+    differences: tuple[tuple[int, int, str, str], ...]  # (row, col, printed, from the rules)
+    certificate: Certificate
+    counterexample: Counterexample | None
+
+
+@dataclass(frozen=True)
 class PublishedCheck:
     """The paper's PDL checked against the game derived from the rules."""
 
@@ -46,6 +55,7 @@ class PublishedCheck:
     certificate: Certificate
     agreement: Agreement
     counterexample: Counterexample | None
+    printed: PrintedGameCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,14 @@ class GameSpec:
     random_games: int = 0
     sample_points: int = 40
     notes: str = ""
+    derive: Callable[[NormalFormGame], Derivation] = derive_equilibria
+    printed_game: Callable[[], NormalFormGame] | None = None
+    output_dir: str = ""
+
+    @property
+    def directory(self) -> str:
+        """Folder under outputs/ (``jeopardy/5_3`` for a family member)."""
+        return self.output_dir or self.name
 
 
 @dataclass(frozen=True)
@@ -80,7 +98,7 @@ class GameAnalysis:
 def analyse(spec: GameSpec, seed: int = 20221) -> GameAnalysis:
     """Derive the PDL of a game and check it in every way symgame knows."""
     game = spec.build()
-    derivation = derive_equilibria(game)
+    derivation = spec.derive(game)
     return analyse_derivation(spec, derivation, seed)
 
 
@@ -107,7 +125,29 @@ def check_published(spec: GameSpec, game: NormalFormGame, derived: PDL) -> Publi
         counterexample = (first_counterexample(game, printed, candidates, strict_rules_only=True)
                           or first_counterexample(game, printed, candidates)
                           or first_counterexample(game, printed, _violation_points(certificate)))
-    return PublishedCheck(printed, certificate, agreement, counterexample)
+    printed_check = check_printed_game(spec, game, printed) if spec.printed_game else None
+    return PublishedCheck(printed, certificate, agreement, counterexample, printed_check)
+
+
+def check_printed_game(spec: GameSpec, game: NormalFormGame, printed_pdl: PDL) -> PrintedGameCheck:
+    """Compare the printed matrix with the rules and certify the printed PDL on it."""
+    import sympy as sp
+
+    printed_game = spec.printed_game()
+    differences = []
+    ours, theirs = game.payoffs[0], printed_game.payoffs[0]
+    for i in range(ours.shape[0]):
+        for j in range(ours.shape[1]):
+            if sp.expand(ours[i, j] - theirs[i, j]) != 0:
+                differences.append((i, j, sp.sstr(theirs[i, j]), sp.sstr(ours[i, j])))
+    pdl = PDL(printed_game.players, printed_game.domain, printed_pdl.rules)
+    certificate = certify_pdl(printed_game, pdl)
+    counterexample = None
+    if certificate.violations:
+        counterexample = (first_counterexample(printed_game, pdl, spec.counterexample_points(),
+                                               strict_rules_only=True)
+                          or first_counterexample(printed_game, pdl, _violation_points(certificate)))
+    return PrintedGameCheck(tuple(differences), certificate, counterexample)
 
 
 def check_claim(spec: GameSpec, game: NormalFormGame, claim: Claim) -> ClaimResult:

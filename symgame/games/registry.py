@@ -7,7 +7,9 @@ import sympy as sp
 
 from ..model.pdl import Profile
 from ..model.region import Atom
-from . import two_by_two, weakest_link
+from ..engine.derive import derive_by_discovery
+from ..numeric.kernels import game_kernels
+from . import jeopardy, two_by_two, weakest_link
 from .analysis import Claim, GameSpec
 
 
@@ -19,6 +21,35 @@ def _weakest_link_claims(game):
               Atom(s["p1"] / 2 - s["p2"], ">="), vote_stronger),
         Claim("Converse: if p2 > p1/2, always voting for the stronger player is optimal",
               Atom(s["p2"] - s["p1"] / 2, ">"), vote_stronger),
+    )
+
+
+JEOPARDY_SCORES = ((5, 3), (8, 5), (10, 6), (12, 8))
+
+
+def _jeopardy_derive(game):
+    return derive_by_discovery(game, game_kernels)
+
+
+def jeopardy_spec(score1: int, score2: int) -> GameSpec:
+    """Final Jeopardy for one pair of scores; the paper's result exists for (5, 3) only."""
+    jeopardy.validate_scores(score1, score2)
+    paper = (score1, score2) == (5, 3)
+    return GameSpec(
+        name=f"jeopardy_{score1}_{score2}",
+        title=f"Final Jeopardy, scores {score1} and {score2}",
+        source=jeopardy.SOURCE,
+        build=lambda: jeopardy.build_game(score1, score2),
+        published=jeopardy.published_pdl if paper else None,
+        printed_game=jeopardy.printed_game_5_3 if paper else None,
+        counterexample_points=lambda: jeopardy.grid_points(10) + jeopardy.grid_points(20),
+        exhaustive_values=tuple(Fraction(k, 100) for k in range(101)),
+        derive=_jeopardy_derive,
+        output_dir=f"jeopardy/{score1}_{score2}",
+        notes=("Appendix B prints the entry for wagers (1, 2) as 1/2 - p2. From the rules: player 1 "
+               "(5, wagers 1) ends with 6 or 4, player 2 (3, wagers 2) with 5 or 1; player 1 loses "
+               "only when wrong while player 2 is right, so the entry is "
+               "p1 + (1 - p1)(1 - p2) - 1/2 = 1/2 - p2 + p1 p2.") if paper else "",
     )
 
 
@@ -48,4 +79,10 @@ GAMES: dict[str, GameSpec] = {
                "against opponent 1 (p1 > p2). symgame derives the payoffs from all four "
                "combinations."),
     ),
+}
+
+FAMILIES: dict[str, tuple[GameSpec, ...]] = {
+    "two_by_two": (GAMES["two_by_two"],),
+    "weakest_link": (GAMES["weakest_link"],),
+    "jeopardy": tuple(jeopardy_spec(a, b) for a, b in JEOPARDY_SCORES),
 }

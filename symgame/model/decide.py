@@ -147,3 +147,48 @@ def implies(domain: Domain, hypotheses: Sequence[z3.BoolRef], conclusion: z3.Boo
     if answer.satisfiable is Decision.TRUE:
         return Witness(Decision.FALSE, answer.point)
     return answer
+
+
+def drop_implied_atoms(ctx: Z3Context, context: list[z3.BoolRef], atoms: list[Atom],
+                       timeout_ms: int) -> list[Atom]:
+    """Remove atoms implied by ``context`` and the remaining atoms, one at a time."""
+    remaining = list(atoms)
+    for atom in list(atoms):
+        others = [ctx.atom(a) for a in remaining if a is not atom]
+        answer = satisfiable(ctx, context + others + [z3.Not(ctx.atom(atom))], timeout_ms)
+        if answer.satisfiable is Decision.FALSE:
+            remaining.remove(atom)
+    return remaining
+
+
+def tighten_atom(ctx: Z3Context, context: list[z3.BoolRef], atom: Atom, timeout_ms: int) -> Atom:
+    """An equivalent (under ``context``) and simpler form of ``atom``.
+
+    Factors whose sign is fixed under the context are removed (flipping the
+    relation for negative ones), and ``g >= 0`` becomes ``g == 0`` when the
+    context already forces ``g <= 0``.  Every step is proved by z3.
+    """
+    if atom.rel not in (">", ">="):
+        return atom
+    constant, factors = sp.factor_list(sp.expand(atom.expr))
+    sign, kept = (1 if constant > 0 else -1), []
+    for factor, power in factors:
+        fixed = _fixed_sign(ctx, context, factor, timeout_ms)
+        if fixed == 0:
+            kept.append(factor**power)
+        elif power % 2:
+            sign *= fixed
+    expr = sign * sp.Mul(*kept)
+    if atom.rel == ">=" and not expr.is_Number:
+        answer = satisfiable(ctx, context + [ctx.term(expr) > 0], timeout_ms)
+        if answer.satisfiable is Decision.FALSE:
+            return Atom(-expr if expr.could_extract_minus_sign() else expr, "==")
+    return Atom(expr, atom.rel)
+
+
+def _fixed_sign(ctx: Z3Context, context: list[z3.BoolRef], factor: sp.Expr, timeout_ms: int) -> int:
+    term = ctx.term(factor)
+    for sign, opposite in ((1, term <= 0), (-1, term >= 0)):
+        if satisfiable(ctx, context + [opposite], timeout_ms).satisfiable is Decision.FALSE:
+            return sign
+    return 0

@@ -12,7 +12,7 @@ from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL
 from ..model.region import Atom
-from .regret import RegretReport, exact_regret
+from .regret import RegretReport, exact_regret, expected_payoffs
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Counterexample:
     rule_index: int
     strategies: tuple[tuple[Fraction, ...], ...]
     regret: RegretReport
+    action_payoffs: tuple[tuple[Fraction, ...], ...]  # each pure action's payoff, per player
 
 
 def first_counterexample(game: NormalFormGame, pdl: PDL,
@@ -84,7 +85,8 @@ def first_counterexample(game: NormalFormGame, pdl: PDL,
             continue
         report = exact_regret(game, point, choice.strategies)
         if not report.is_nash:
-            return Counterexample(dict(point), choice.rule_index, choice.strategies, report)
+            values = tuple(tuple(v) for v in expected_payoffs(game, point, choice.strategies))
+            return Counterexample(dict(point), choice.rule_index, choice.strategies, report, values)
     return None
 
 
