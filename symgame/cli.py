@@ -10,9 +10,9 @@ from .engine.derive import derive_equilibria
 from .engine.pdl_builder import CoverageError
 from .export.documents import analysis_json, dumps, summary_markdown
 from .export.latex import cheatsheet_tex
-from .export.pipeline import derive_family, verification_sentence, write_outputs
+from .export.pipeline import derive_family, rule_values, verification_sentence, write_outputs
 from .games.analysis import GameSpec, analyse, analyse_derivation
-from .games.registry import FAMILIES, GAMES, jeopardy_spec
+from .games.registry import FAMILIES, jeopardy_spec
 from .model.gamefile import GameFileError, load_game_file
 
 EXIT_INPUT = 2
@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     derive.add_argument("--no-pdf", action="store_true", help="write the .tex without running pdflatex")
     derive.add_argument("--scores", nargs=2, type=int, metavar=("X1", "X2"),
                         help="jeopardy only: the two players' scores (X1 > X2 >= 0)")
+    derive.add_argument("--grid", type=int, default=20, metavar="N",
+                        help="jeopardy --scores: exact check on the grid {0, 1/N, ..., 1}^2 (default 20)")
     derive.add_argument("--json", action="store_true",
                         help="print the result JSON instead of writing files (with --scores)")
     solve = sub.add_parser("solve", help="solve a user game file (YAML or JSON)")
@@ -102,8 +104,12 @@ def derive_jeopardy_scores(args: argparse.Namespace) -> int:
         print(f"symgame derive: X1 = {score1} is beyond the measured range (X1 <= {MAX_JEOPARDY_SCORE}); "
               "express the scores in larger units", file=sys.stderr)
         return EXIT_INPUT
-    spec = jeopardy_spec(score1, score2)
-    analysis = analyse(spec)
+    spec = jeopardy_spec(score1, score2, grid_steps=args.grid)
+    try:
+        analysis = analyse(spec)
+    except CoverageError as exc:
+        print(f"symgame derive: jeopardy {score1} {score2}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
     if args.json:
         sys.stdout.write(dumps(analysis_json(analysis)))
         return 0
@@ -128,7 +134,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(dumps(analysis_json(analysis)))
     elif args.latex:
-        sys.stdout.write(cheatsheet_tex(game.name, str(args.file), derivation.pdl, verification_sentence(analysis)))
+        sys.stdout.write(cheatsheet_tex(game.name, str(args.file), derivation.pdl, verification_sentence(analysis),
+                                        rule_values(derivation)))
     elif args.markdown:
         sys.stdout.write(summary_markdown(analysis))
     else:

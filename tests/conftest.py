@@ -1,4 +1,3 @@
-import os
 from fractions import Fraction
 
 import pytest

@@ -1,6 +1,5 @@
 """Malformed and hostile game files: one clear line, exit code 2, nothing executed."""
 import json
-import textwrap
 from pathlib import Path
 
 import pytest

@@ -2,7 +2,7 @@
 
 A branch of an equilibrium computation produces conditions such as
 ``(h - f)/(b - f + h - d) >= 0``.  Regions only hold polynomial atoms, so
-``N/D rel 0`` becomes ``N*D rel 0`` and ``D != 0``.  Factors whose sign is fixed
+``N/D >= 0`` becomes ``N*D >= 0`` and ``D != 0``.  Factors whose sign is fixed
 on the whole domain (for example the bank ``W > 0`` of the Weakest Link) are
 removed after an exact proof of their sign.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..model.decide import Decision, Z3Context, implies
-from ..model.region import Atom, normalise_atoms
+from ..model.region import Atom
 
 
 class SignOracle:
@@ -35,56 +35,6 @@ class SignOracle:
             if implies(self.ctx.domain, [], conclusion, self.ctx, self.timeout_ms).satisfiable is Decision.TRUE:
                 return sign
         return 0
-
-
-def rational_condition(expr: sp.Expr, rel: str, oracle: SignOracle) -> list[Atom]:
-    """Polynomial atoms equivalent (on the domain) to ``expr rel 0``.
-
-    ``rel`` is ``>``, ``>=``, ``==`` or ``!=``; ``expr`` a rational function.
-    """
-    numer, denom = sp.fraction(sp.cancel(sp.together(expr)))
-    atoms: list[Atom] = []
-    if not denom.is_Number:
-        atoms.extend(_nonzero_atoms(denom, oracle))
-    if rel in ("==", "!="):
-        product = numer
-    else:
-        product = sp.expand(numer * denom)
-    atoms.extend(_signed_product_atoms(product, rel, oracle))
-    return list(normalise_atoms(atoms))
-
-
-def _nonzero_atoms(poly: sp.Expr, oracle: SignOracle) -> list[Atom]:
-    _, factors = sp.factor_list(sp.expand(poly))
-    return [Atom(f, "!=") for f, _ in factors if oracle.sign(f) == 0]
-
-
-def _signed_product_atoms(product: sp.Expr, rel: str, oracle: SignOracle) -> list[Atom]:
-    """Split ``product rel 0`` into atoms, dropping factors of known sign."""
-    if product.is_Number:
-        return [Atom(product, rel)]
-    constant, factors = sp.factor_list(product)
-    if rel in ("==", "!="):
-        kept = [f for f, _ in factors if oracle.sign(f) == 0]
-        if rel == "!=":
-            return [Atom(f, "!=") for f in kept]
-        return [Atom(sp.Mul(*kept), "==")] if kept else [Atom(sp.Integer(1), "==")]
-    sign = 1 if constant > 0 else -1
-    remaining: list[tuple[sp.Expr, int]] = []
-    for f, power in factors:
-        s = oracle.sign(f)
-        if s == 0:
-            remaining.append((f, power))
-        elif power % 2:
-            sign *= s
-    odd = [f for f, power in remaining if power % 2]
-    even = [f for f, power in remaining if not power % 2]
-    if rel == ">":
-        body = sign * sp.Mul(*odd)
-        return [Atom(body, ">")] + [Atom(f, "!=") for f in even]
-    if even:  # f^2 * g >= 0  <=>  g >= 0 or f == 0: keep the product
-        return [Atom(sign * sp.Mul(*odd) * sp.Mul(*[f**2 for f in even]), ">=")]
-    return [Atom(sign * sp.Mul(*odd), ">=")]
 
 
 def polynomial_condition(numer, denom, oracle: SignOracle) -> list[Atom]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL

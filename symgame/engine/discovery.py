@@ -15,7 +15,7 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from ..model.decide import Decision, Z3Context
+from ..model.decide import Z3Context
 from ..model.game import NormalFormGame
 from .pdl_builder import Coverage, prove_coverage
 from .support_enumeration import Branch, BranchSolver

@@ -21,7 +21,7 @@ import z3
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, satisfiable, tighten_atom
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Rule
-from ..model.region import Atom, Region
+from ..model.region import Region
 from .support_enumeration import Branch
 
 

@@ -39,13 +39,19 @@ def rule_lines(pdl: PDL, rule) -> list[str]:
     return lines
 
 
-def cheatsheet_tex(title: str, source: str, pdl: PDL, verification: str) -> str:
-    """The cheat sheet of a PDL as a complete LaTeX document."""
+def cheatsheet_tex(title: str, source: str, pdl: PDL, verification: str,
+                   values: list[sp.Expr] | None = None) -> str:
+    """The cheat sheet of a PDL as a complete LaTeX document.
+
+    ``values``: the game value under each rule (zero-sum games), shown with it.
+    """
     rules = []
     for k, rule in enumerate(pdl.rules):
         conditions = r" \;\wedge\; ".join(a.latex() for a in rule.region.atoms)
-        rules.append({"conditions": conditions, "keyword": "Otherwise" if k else "Always",
-                      "players": rule_lines(pdl, rule)})
+        lines = rule_lines(pdl, rule)
+        if values is not None:
+            lines.append(f"value for {escape(pdl.players[0].name)}: $\\displaystyle {sp.latex(values[k])}$")
+        rules.append({"conditions": conditions, "keyword": "Otherwise" if k else "Always", "players": lines})
     params = "; ".join(f"${sp.latex(p.symbol)} \\in {_interval_latex(p.domain_text)}$"
                        for p in pdl.domain.parameters)
     for atom in pdl.domain.assumptions:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..games.analysis import GameAnalysis, analyse
 from ..games.registry import FAMILIES, GAMES
-from .documents import analysis_json, dumps, errata_markdown, summary_markdown
+from .documents import analysis_json, dumps, errata_markdown, rule_value, summary_markdown
 from .latex import PdfResult, cheatsheet_tex, compile_pdf
 from .plots import plot_rule_regions
 
@@ -29,6 +29,14 @@ def verification_sentence(analysis: GameAnalysis) -> str:
             f"numeric solver agrees at {sum(c.numeric_agrees for c in checks)}.")
 
 
+def rule_values(derivation) -> list | None:
+    """The value of each PDL rule for zero-sum games, else ``None``."""
+    game = derivation.game
+    if not game.zero_sum:
+        return None
+    return [rule_value(game, rule.profile) for rule in derivation.pdl.rules]
+
+
 def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> ExportResult:
     """Write result.json, summary.md, errata.md, cheatsheet.tex (and .pdf)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -37,7 +45,8 @@ def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> 
         "summary.md": summary_markdown(analysis),
         "errata.md": errata_markdown(analysis),
         "cheatsheet.tex": cheatsheet_tex(analysis.spec.title, analysis.spec.source,
-                                         analysis.derivation.pdl, verification_sentence(analysis)),
+                                         analysis.derivation.pdl, verification_sentence(analysis),
+                                         rule_values(analysis.derivation)),
     }
     files = []
     for name, text in texts.items():

@@ -31,8 +31,12 @@ def _jeopardy_derive(game):
     return derive_by_discovery(game, game_kernels)
 
 
-def jeopardy_spec(score1: int, score2: int) -> GameSpec:
-    """Final Jeopardy for one pair of scores; the paper's result exists for (5, 3) only."""
+def jeopardy_spec(score1: int, score2: int, grid_steps: int = 100) -> GameSpec:
+    """Final Jeopardy for one pair of scores; the paper's result exists for (5, 3) only.
+
+    ``grid_steps``: the exact check runs on the grid {0, 1/grid_steps, ..., 1}^2
+    (101 x 101 points for the committed outputs).
+    """
     jeopardy.validate_scores(score1, score2)
     paper = (score1, score2) == (5, 3)
     return GameSpec(
@@ -43,7 +47,7 @@ def jeopardy_spec(score1: int, score2: int) -> GameSpec:
         published=jeopardy.published_pdl if paper else None,
         printed_game=jeopardy.printed_game_5_3 if paper else None,
         counterexample_points=lambda: jeopardy.grid_points(10) + jeopardy.grid_points(20),
-        exhaustive_values=tuple(Fraction(k, 100) for k in range(101)),
+        exhaustive_values=tuple(Fraction(k, grid_steps) for k in range(grid_steps + 1)),
         derive=_jeopardy_derive,
         output_dir=f"jeopardy/{score1}_{score2}",
         notes=("Appendix B prints the entry for wagers (1, 2) as 1/2 - p2. From the rules: player 1 "

@@ -1,0 +1,81 @@
+"""Final Jeopardy benchmarks (issue: derivation time, growth with scores, PDL vs LP).
+
+Run: python3 benchmarks/bench_jeopardy.py [--quick]
+All timings are measured in this process; ratios compare methods run side by side.
+"""
+import multiprocessing as mp
+import sys
+import time
+
+import numpy as np
+
+from symgame.engine.derive import derive_by_discovery, derive_equilibria
+from symgame.games.jeopardy import build_game
+from symgame.numeric.kernels import game_kernels
+from symgame.numeric.solvers import solve_zero_sum_lp
+from symgame.verify.certify import certify_pdl
+
+
+def timed(func, *args):
+    start = time.perf_counter()
+    result = func(*args)
+    return result, time.perf_counter() - start
+
+
+def derive_and_certify(scores):
+    game = build_game(*scores)
+    derivation, t_derive = timed(derive_by_discovery, game, game_kernels)
+    certificate, t_cert = timed(certify_pdl, game, derivation.pdl)
+    return t_derive, t_cert, len(derivation.pdl.rules), derivation.kept, certificate.status.value
+
+
+def with_timeout(scores, seconds):
+    with mp.get_context("fork").Pool(1) as pool:
+        job = pool.apply_async(derive_and_certify, (scores,))
+        try:
+            return job.get(seconds)
+        except mp.TimeoutError:
+            return None
+
+
+def main(quick: bool) -> None:
+    game = build_game(5, 3)
+    fast, t_fast = timed(derive_by_discovery, game, game_kernels)
+    print(f"(5,3) derivation, dominance + discovery + proved cover: {t_fast:.2f} s")
+    if not quick:
+        _, t_naive = timed(derive_equilibria, game)
+        print(f"(5,3) derivation, naive enumeration of all 209 support pairs: {t_naive:.2f} s "
+              f"(ratio {t_naive / t_fast:.1f}x)")
+
+    print("\ngrowth (derivation / certificate, seconds; timeout 240 s per pair)")
+    print("X1 X2  derive  certify  rules  kept actions          certificate")
+    pairs = [(3, 1), (5, 3), (6, 5), (8, 5), (10, 6), (12, 8)] if quick else \
+        [(3, 1), (4, 2), (5, 3), (6, 2), (6, 5), (8, 4), (8, 5), (8, 7), (10, 6), (10, 9), (12, 8),
+         (12, 4), (12, 11)]
+    for scores in pairs:
+        row = with_timeout(scores, 240)
+        if row is None:
+            print(f"{scores[0]:2d} {scores[1]:2d}  > 240 s (stopped)")
+            continue
+        t_derive, t_cert, rules, kept, status = row
+        kept_text = f"{len(kept[0])}x{len(kept[1])} of {scores[0] + 1}x{scores[1] + 1}"
+        print(f"{scores[0]:2d} {scores[1]:2d}  {t_derive:6.2f}  {t_cert:7.2f}  {rules:5d}  {kept_text:20s}  {status}")
+
+    pdl = fast.pdl
+    rng = np.random.default_rng(3)
+    n = 100_000
+    columns = {"p1": rng.uniform(0, 1, n), "p2": rng.uniform(0, 1, n)}
+    pdl.profiles_numeric({k: v[:10] for k, v in columns.items()})
+    _, t_pdl = timed(pdl.profiles_numeric, columns)
+    m = 2000
+    start = time.perf_counter()
+    for k in range(m):
+        matrices = game.payoffs_numeric({"p1": columns["p1"][k], "p2": columns["p2"][k]})
+        solve_zero_sum_lp(matrices[0])
+    t_lp = (time.perf_counter() - start) * n / m
+    print(f"\n(5,3): PDL at {n} points (vectorised) {t_pdl:.3f} s; LP at each point "
+          f"{t_lp:.1f} s (measured on {m}, scaled); ratio {t_lp / t_pdl:.0f}x")
+
+
+if __name__ == "__main__":
+    main("--quick" in sys.argv)
