@@ -12,6 +12,7 @@ import sympy as sp
 
 from ..model.decide import Decision, Z3Context, implies
 from ..model.region import Atom
+from .polyfactor import factor_ring_element
 
 
 class SignOracle:
@@ -50,10 +51,9 @@ def polynomial_condition(numer, denom, oracle: SignOracle) -> list[Atom]:
     atoms: list[Atom] = []
     constant, factors = 1, {}
     for poly, extra in ((numer, None), (denom, "nonzero")):
-        c, parts = poly.factor_list()
-        constant *= c
-        for f, power in parts:
-            key = f.as_expr()
+        factorisation = factor_ring_element(poly)
+        constant *= factorisation.constant
+        for key, power in factorisation.factors:
             if extra and oracle.sign(key) == 0:
                 atoms.append(Atom(key, "!="))
             factors[key] = factors.get(key, 0) + power

@@ -27,6 +27,7 @@ from ..model.game import NormalFormGame
 from ..model.pdl import Profile
 from ..model.region import Atom, Region, normalise_atoms
 from .conditions import SignOracle, polynomial_condition
+from .polyfactor import factor_ring_element, ratio_expr
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def ring_fraction(numer, denom) -> sp.Expr:
     """``numer/denom`` as a factored sympy expression."""
     if numer == 0:
         return sp.Integer(0)
-    return sp.factor(numer.as_expr()) / sp.factor(denom.as_expr())
+    return ratio_expr(factor_ring_element(numer), factor_ring_element(denom))
 
 
 @dataclass(frozen=True)

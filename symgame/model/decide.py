@@ -53,18 +53,32 @@ class Z3Context:
         self.domain = domain
         self.vars = {name: z3.Real(name) for name in domain.names}
         self.integer_names = domain.integer_names()
+        self.gens = [sp.Symbol(n, real=True) for n in domain.names]
+        self._terms: dict[sp.Expr, z3.ArithRef] = {}
 
     def term(self, expr: sp.Expr) -> z3.ArithRef:
-        """A polynomial with rational coefficients as a z3 real term."""
-        expr = sp.expand(expr)
-        gens = [sp.Symbol(n, real=True) for n in self.domain.names]
-        poly = sp.Poly(expr, *gens, domain="QQ") if gens else None
-        if poly is None:
+        """A polynomial with rational coefficients as a z3 real term (cached).
+
+        Products of factors are translated factor by factor, so factored
+        conditions never need expanding.
+        """
+        if expr not in self._terms:
+            self._terms[expr] = self._translate(expr)
+        return self._terms[expr]
+
+    def _translate(self, expr: sp.Expr) -> z3.ArithRef:
+        if expr.is_Mul:
+            return _product([self.term(f) for f in expr.args])
+        if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0:
+            base = self.term(expr.base)
+            return _product([base] * int(expr.exp))
+        if not self.gens:
             return z3.RealVal(str(expr))
+        poly = sp.Poly(expr, *self.gens, domain="QQ")
         total = []
         for monom, coeff in poly.terms():
             factors = [z3.RealVal(f"{coeff.p}/{coeff.q}")]
-            for var, power in zip(gens, monom):
+            for var, power in zip(self.gens, monom):
                 factors.extend([self.vars[var.name]] * power)
             total.append(_product(factors))
         return z3.Sum(total) if total else z3.RealVal(0)

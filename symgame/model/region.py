@@ -130,19 +130,17 @@ class Region:
 def normalise_atoms(atoms: Sequence[Atom]) -> tuple[Atom, ...]:
     """Drop duplicates and trivially true atoms; sort deterministically.
 
-    Atoms keep their (possibly factored) form for display; duplicates are
-    recognised on the expanded polynomial.  A trivially false atom (a
+    Atoms keep their (possibly factored) form; duplicates are recognised on
+    that form (expanding large factored products is too costly to do here).  A trivially false atom (a
     constant of the wrong sign) is kept so that the emptiness test sees it.
     """
     seen: dict[tuple[str, str], Atom] = {}
     for atom in atoms:
-        expanded = sp.expand(atom.expr)
-        if expanded.is_Number:
-            if _compare(Fraction(str(expanded)), atom.rel):
+        if atom.expr.is_Number:
+            if _compare(Fraction(str(atom.expr)), atom.rel):
                 continue
-            atom = Atom(sp.Integer(-1) if atom.rel in (">", ">=") else expanded, atom.rel)
-            expanded = atom.expr
-        seen.setdefault((sp.sstr(expanded), atom.rel), atom)
+            atom = Atom(sp.Integer(-1) if atom.rel in (">", ">=") else atom.expr, atom.rel)
+        seen.setdefault((sp.sstr(atom.expr), atom.rel), atom)
     return tuple(seen[key] for key in sorted(seen))
 
 
