@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from symgame.engine.derive import derive_by_discovery, derive_equilibria
+from symgame.engine.pdl_builder import CoverageError
 from symgame.games.jeopardy import build_game
 from symgame.numeric.kernels import game_kernels
 from symgame.numeric.solvers import solve_zero_sum_lp
@@ -24,7 +25,10 @@ def timed(func, *args):
 
 def derive_and_certify(scores):
     game = build_game(*scores)
-    derivation, t_derive = timed(derive_by_discovery, game, game_kernels)
+    try:
+        derivation, t_derive = timed(derive_by_discovery, game, game_kernels)
+    except CoverageError as exc:
+        return str(exc)
     certificate, t_cert = timed(certify_pdl, game, derivation.pdl)
     return t_derive, t_cert, len(derivation.pdl.rules), derivation.kept, certificate.status.value
 
@@ -56,6 +60,9 @@ def main(quick: bool) -> None:
         row = with_timeout(scores, 240)
         if row is None:
             print(f"{scores[0]:2d} {scores[1]:2d}  > 240 s (stopped)")
+            continue
+        if isinstance(row, str):
+            print(f"{scores[0]:2d} {scores[1]:2d}  no result: {row}")
             continue
         t_derive, t_cert, rules, kept, status = row
         kept_text = f"{len(kept[0])}x{len(kept[1])} of {scores[0] + 1}x{scores[1] + 1}"

@@ -11,6 +11,8 @@ from .engine.pdl_builder import CoverageError
 from .export.documents import analysis_json, dumps, summary_markdown
 from .export.latex import cheatsheet_tex
 from .export.pipeline import derive_family, rule_values, verification_sentence, write_outputs
+from .export.kuhn_outputs import write_kuhn_outputs
+from .games import kuhn
 from .games.analysis import GameSpec, analyse, analyse_derivation
 from .games.registry import FAMILIES, jeopardy_spec
 from .model.gamefile import GameFileError, load_game_file
@@ -35,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jeopardy --scores: exact check on the grid {0, 1/N, ..., 1}^2 (default 20)")
     derive.add_argument("--json", action="store_true",
                         help="print the result JSON instead of writing files (with --scores)")
+    kuhn = sub.add_parser("kuhn", help="n-card Kuhn poker: certified value and an optimal strategy")
+    kuhn.add_argument("--cards", type=int, required=True, metavar="N")
+    kuhn.add_argument("--json", action="store_true", help="print JSON")
     solve = sub.add_parser("solve", help="solve a user game file (YAML or JSON)")
     solve.add_argument("file", type=Path)
     fmt = solve.add_mutually_exclusive_group()
@@ -51,6 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list()
         if args.command == "derive":
             return cmd_derive(args)
+        if args.command == "kuhn":
+            return cmd_kuhn(args)
         return cmd_solve(args)
     except KeyboardInterrupt:
         print("symgame: interrupted", file=sys.stderr)
@@ -74,13 +81,17 @@ def cmd_derive(args: argparse.Namespace) -> int:
     if args.json:
         print("symgame derive: --json needs --scores (library outputs are written to files)", file=sys.stderr)
         return EXIT_INPUT
-    names = list(FAMILIES) if args.all else [args.game]
-    unknown = [n for n in names if n not in FAMILIES]
+    names = list(FAMILIES) + ["kuhn"] if args.all else [args.game]
+    unknown = [n for n in names if n not in FAMILIES and n != "kuhn"]
     if unknown:
-        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(FAMILIES)})", file=sys.stderr)
+        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(FAMILIES)}, kuhn)", file=sys.stderr)
         return EXIT_INPUT
     status = 0
     for name in names:
+        if name == "kuhn":
+            paths = write_kuhn_outputs(args.out / "kuhn")
+            print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
+            continue
         for result in derive_family(name, args.out, pdf=not args.no_pdf):
             print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
             if result.pdf.path is None and not args.no_pdf and "not found" not in result.pdf.message:
@@ -115,6 +126,30 @@ def derive_jeopardy_scores(args: argparse.Namespace) -> int:
         return 0
     result = write_outputs(analysis, args.out / spec.directory, pdf=not args.no_pdf)
     print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
+    return 0
+
+
+MAX_KUHN_CARDS = 400
+
+
+def cmd_kuhn(args: argparse.Namespace) -> int:
+    """``symgame kuhn --cards N [--json]``: certified value and optimal strategy."""
+    if not 2 <= args.cards <= MAX_KUHN_CARDS:
+        print(f"symgame kuhn: --cards must be between 2 and {MAX_KUHN_CARDS} (got {args.cards})", file=sys.stderr)
+        return EXIT_INPUT
+    solution = kuhn.solve_exactly(args.cards)
+    table = kuhn.strategy_table(args.cards, solution.behaviours)
+    if args.json:
+        sys.stdout.write(dumps({
+            "cards": args.cards, "value": str(solution.value), "strategy": table,
+            "strategy_source": "certified sequence-form LP solution (exact best responses on both sides "
+                               "give equal bounds); the closed form in n is not derived yet",
+        }))
+    else:
+        print(f"{args.cards}-card Kuhn poker: value for A = {solution.value} (certified)")
+        for player, rules in table.items():
+            for action, probs in rules.items():
+                print(f"  {player} {action}: " + ", ".join(f"{c}: {p}" for c, p in probs.items()))
     return 0
 
 

@@ -37,6 +37,9 @@ class CoverageError(RuntimeError):
                    if decision is Decision.FALSE else "could not be proved covered (z3 gave up)")
         super().__init__(f"some parameter points {verdict}{where}")
 
+    def __reduce__(self):  # picklable across worker processes
+        return (CoverageError, (self.decision, self.witness))
+
 
 @dataclass(frozen=True)
 class Coverage:

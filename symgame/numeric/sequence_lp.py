@@ -1,0 +1,67 @@
+"""Sequence-form linear programme of a zero-sum game tree, solved by HiGHS."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+from scipy.sparse import coo_matrix, hstack
+
+from ..model.sequence_form import PlayerSequences, SequenceForm
+
+
+@dataclass(frozen=True)
+class SequenceSolution:
+    """Floating-point optimal realization plans and the value (player 0's)."""
+
+    value: float
+    plans: tuple[np.ndarray, np.ndarray]
+
+
+def constraint_matrix(own: PlayerSequences):
+    """``E`` with ``E x = e``: root row, then one row per information set."""
+    rows, cols, vals = [0], [0], [1.0]
+    for r, infoset in enumerate(own.infosets, start=1):
+        rows.append(r)
+        cols.append(own.parent[infoset])
+        vals.append(-1.0)
+        for c in own.children(infoset):
+            rows.append(r)
+            cols.append(c)
+            vals.append(1.0)
+    return coo_matrix((vals, (rows, cols)), shape=(len(own.infosets) + 1, len(own.sequences))).tocsr()
+
+
+def payoff_matrix(form: SequenceForm):
+    n0, n1 = form.sizes
+    if not form.payoff:
+        return coo_matrix((n0, n1)).tocsr()
+    keys = list(form.payoff)
+    return coo_matrix(([float(form.payoff[k]) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
+                      shape=(n0, n1)).tocsr()
+
+
+def _maximin_plan(a, own_e, other_f) -> tuple[np.ndarray, float]:
+    """max_x min_y x^T a y over realization plans: the LP with dual variables q."""
+    n_own, m_other = a.shape[0], other_f.shape[0]
+    cost = np.zeros(n_own + m_other)
+    cost[n_own] = -1.0  # maximise q_0
+    a_ub = hstack([-a.T, other_f.T]).tocsr()
+    a_eq = hstack([own_e, coo_matrix((own_e.shape[0], m_other))]).tocsr()
+    b_eq = np.zeros(own_e.shape[0])
+    b_eq[0] = 1.0
+    bounds = [(0, None)] * n_own + [(None, None)] * m_other
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(a.shape[1]), A_eq=a_eq, b_eq=b_eq, bounds=bounds,
+                  method="highs")
+    if not res.success:
+        raise RuntimeError(f"HiGHS failed on the sequence-form LP: {res.message}")
+    return res.x[:n_own], -float(res.fun)
+
+
+def solve_sequence_form(form: SequenceForm) -> SequenceSolution:
+    """Optimal realization plans for both players (two LPs, one per side)."""
+    a = payoff_matrix(form)
+    e, f = constraint_matrix(form.players[0]), constraint_matrix(form.players[1])
+    x, value = _maximin_plan(a, e, f)
+    y, neg_value = _maximin_plan(-a.T.tocsr(), f, e)
+    return SequenceSolution(value, (x, y))
