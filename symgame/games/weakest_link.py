@@ -91,17 +91,6 @@ def published_pdl(game: NormalFormGame) -> PDL:
     return PDL(game.players, game.domain, rules)
 
 
-def claim_domain(game: NormalFormGame, condition: Atom) -> Domain:
-    """The game's domain restricted by a claim's hypothesis."""
-    return Domain(game.domain.parameters, game.domain.assumptions + (condition,))
-
-
-def always_vote_stronger(game: NormalFormGame, domain: Domain) -> PDL:
-    """The claim's strategy 'always vote for opponent 2' as a one-rule PDL."""
-    return PDL(game.players, domain, (Rule(Region(()), Profile(((sp.Integer(0), sp.Integer(1)),)),
-                                           "always vote opponent 2"),))
-
-
 def counterexample_grid() -> list[dict[str, Fraction]]:
     """Simple rational points to search for readable counterexamples."""
     values = [Fraction(k, 10) for k in range(11)]

@@ -9,9 +9,9 @@ of a later issue).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator, Union
+from typing import Union
 
 Node = Union["Chance", "Decision", "Terminal"]
 
@@ -47,15 +47,3 @@ class ExtensiveGame:
     players: tuple[str, str]
     root: Node
     description: str = ""
-    infoset_actions: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
-
-    def decisions(self) -> Iterator[tuple[Decision, Fraction]]:
-        """Every decision node with its chance reach probability (depth first)."""
-        stack: list[tuple[Node, Fraction]] = [(self.root, Fraction(1))]
-        while stack:
-            node, chance = stack.pop()
-            if isinstance(node, Chance):
-                stack.extend((child, chance * p) for p, child in node.outcomes)
-            elif isinstance(node, Decision):
-                yield node, chance
-                stack.extend((child, chance) for _, child in node.actions)

@@ -82,16 +82,9 @@ class Parameter:
                 return False
         return True
 
-    def interior_samples(self, count: int) -> list[Fraction]:
-        """``count`` simple rational points of the domain, spread over it."""
-        lo, hi = _finite_window(self)
-        points = [lo + (hi - lo) * Fraction(k, count + 1) for k in range(1, count + 1)]
-        if self.integer:
-            points = sorted({Fraction(round(p)) for p in points})
-        return [p for p in points if self.contains(p)]
 
-
-def _finite_window(param: Parameter) -> tuple[Fraction, Fraction]:
+def finite_window(param: Parameter) -> tuple[Fraction, Fraction]:
+    """The domain clipped to a finite window (10 wide past an infinite end)."""
     lo = Fraction(str(param.lower)) if param.lower.is_finite else None
     hi = Fraction(str(param.upper)) if param.upper.is_finite else None
     if lo is None and hi is None:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.game import NormalFormGame
-from ..model.parameters import _finite_window
+from ..model.parameters import finite_window
 from ..model.pdl import PDL
 from ..model.region import Domain
 from ..numeric import solvers
@@ -65,7 +65,7 @@ def random_domain_points(domain: Domain, count: int, seed: int, max_denominator:
         attempts += 1
         point = {}
         for param in domain.parameters:
-            lo, hi = _finite_window(param)
+            lo, hi = finite_window(param)
             if param.integer:
                 value = Fraction(int(rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1)))
             else:
