@@ -64,4 +64,6 @@ def solve_sequence_form(form: SequenceForm) -> SequenceSolution:
     e, f = constraint_matrix(form.players[0]), constraint_matrix(form.players[1])
     x, value = _maximin_plan(a, e, f)
     y, neg_value = _maximin_plan(-a.T.tocsr(), f, e)
+    if abs(value + neg_value) > 1e-7 * max(1.0, abs(value)):
+        raise RuntimeError(f"sequence-form LPs disagree: {value} vs {-neg_value}")
     return SequenceSolution(value, (x, y))
