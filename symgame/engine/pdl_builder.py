@@ -21,7 +21,7 @@ import z3
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, satisfiable, tighten_atom
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Rule
-from ..model.region import Region
+from ..model.region import Atom, Region
 from .support_enumeration import Branch
 
 
@@ -101,11 +101,20 @@ def simplify_rules(ctx: Z3Context, kept: Sequence[Branch], game: NormalFormGame,
     for index, branch in enumerate(kept):
         last = index == len(kept) - 1
         atoms = [] if last else drop_implied_atoms(ctx, context, list(branch.region.atoms), timeout_ms)
-        atoms = [tighten_atom(ctx, context + [ctx.atom(b) for b in atoms if b is not a], a, timeout_ms)
-                 for a in atoms]
+        atoms = tighten_atoms(ctx, context, atoms, timeout_ms)
         rules.append(Rule(Region(tuple(atoms)), branch.profile, branch.label(game)))
         context.append(z3.Not(ctx.region(branch.region)))
     return rules
+
+
+def tighten_atoms(ctx: Z3Context, context: list[z3.BoolRef], atoms: list[Atom], timeout_ms: int) -> list[Atom]:
+    """Tighten atoms one at a time, each against the context, the atoms already
+    tightened and the atoms still to come, so the conjunction is unchanged."""
+    done: list[Atom] = []
+    for k, atom in enumerate(atoms):
+        others = [ctx.atom(b) for b in done + atoms[k + 1:]]
+        done.append(tighten_atom(ctx, context + others, atom, timeout_ms))
+    return done
 
 
 def player_pdl(pdl: PDL, player: int, timeout_ms: int = 30_000) -> PDL:
