@@ -15,7 +15,11 @@ from .export.kuhn_outputs import write_kuhn_outputs
 from .games import kuhn
 from .games.analysis import GameSpec, analyse, analyse_derivation
 from .games.registry import FAMILIES, jeopardy_spec
+from .model.efg import EfgError, load_efg
 from .model.gamefile import GameFileError, load_game_file
+from .model.sequence_form import build_sequence_form
+from .numeric.sequence_lp import solve_sequence_form
+from .verify.best_response import certify_value
 
 EXIT_INPUT = 2
 EXIT_NO_RESULT = 3
@@ -153,7 +157,33 @@ def cmd_kuhn(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_solve_efg(args: argparse.Namespace) -> int:
+    """``symgame solve FILE.efg``: certified value and optimal behaviour strategies."""
+    try:
+        game = load_efg(args.file)
+    except EfgError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    form = build_sequence_form(game)
+    certificate = certify_value(form, solve_sequence_form(form).plans)
+    result = {
+        "game": game.name, "players": list(game.players),
+        "value": str(certificate.lower) if certificate.certified else None,
+        "bounds": [str(certificate.lower), str(certificate.upper)], "certified": certificate.certified,
+        "strategies": {name: {infoset: {a: str(p) for a, p in probs.items()} for infoset, probs in beh.items()}
+                       for name, beh in zip(game.players, certificate.behaviours)},
+    }
+    if args.json:
+        sys.stdout.write(dumps(result))
+    else:
+        status = "certified" if certificate.certified else "NOT certified (bounds differ)"
+        print(f"{game.name}: value for {game.players[0]} in [{certificate.lower}, {certificate.upper}], {status}")
+    return 0 if certificate.certified else EXIT_NO_RESULT
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.file.suffix.lower() == ".efg":
+        return cmd_solve_efg(args)
     try:
         game = load_game_file(args.file)
     except GameFileError as exc:
