@@ -73,6 +73,7 @@ def cmd_list() -> int:
         members = ", ".join(spec.directory for spec in specs) if len(specs) > 1 else ""
         print(f"{name:14s} {specs[0].title if not members else specs[0].title.split(',')[0]}"
               f"  [{specs[0].source}]" + (f"  outputs: {members}" if members else ""))
+    print(f"{'kuhn':14s} n-card Kuhn poker (game tree)  [{kuhn.SOURCE}]  outputs: kuhn")
     return 0
 
 
