@@ -203,7 +203,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         sys.stdout.write(cheatsheet_tex(game.name, str(args.file), derivation.pdl, verification_sentence(analysis),
                                         rule_values(derivation)))
     elif args.markdown:
-        sys.stdout.write(summary_markdown(analysis))
+        sys.stdout.write(summary_markdown(analysis, analysis_json(analysis)))
     else:
         print(derivation.pdl.render_text())
     return 0

@@ -62,22 +62,16 @@ def test_three_card_certificate_against_brute_force():
     solution = kuhn.solve_exactly(n)
     a_beh, b_beh = solution.behaviours
 
-    def a_prob(a):
+    def mix_probability(pure, behaviour, first_infoset, second_infoset):
+        """Probability of a pure strategy under a behaviour strategy (Kuhn's theorem)."""
         p = Fraction(1)
-        for x in range(1, n + 1):
-            o, c = a[x]
-            p *= a_beh[f"A:{x}:open"][o] * a_beh[f"A:{x}:check-bet"][c]
+        for card in range(1, n + 1):
+            first, second = pure[card]
+            p *= behaviour[first_infoset.format(card)][first] * behaviour[second_infoset.format(card)][second]
         return p
 
-    def b_prob(b):
-        p = Fraction(1)
-        for y in range(1, n + 1):
-            c, t = b[y]
-            p *= b_beh[f"B:{y}:bet"][c] * b_beh[f"B:{y}:check"][t]
-        return p
-
-    a_mix = [a_prob(a) for a in a_pures]
-    b_mix = [b_prob(b) for b in b_pures]
+    a_mix = [mix_probability(a, a_beh, "A:{}:open", "A:{}:check-bet") for a in a_pures]
+    b_mix = [mix_probability(b, b_beh, "B:{}:bet", "B:{}:check") for b in b_pures]
     assert sum(a_mix) == 1 and sum(b_mix) == 1
     worst_for_a = min(sum(a_mix[i] * matrix[i][j] for i in range(len(a_pures))) for j in range(len(b_pures)))
     best_for_a = max(sum(b_mix[j] * matrix[i][j] for j in range(len(b_pures))) for i in range(len(a_pures)))

@@ -15,7 +15,6 @@ from ..engine.derive import Derivation
 from ..games.analysis import ClaimResult, GameAnalysis
 from ..model.decide import Decision
 from ..model.game import NormalFormGame
-from ..engine.pdl_builder import player_pdl
 from ..model.pdl import PDL
 from ..verify.certify import Certificate
 from ..verify.compare import Counterexample
@@ -69,8 +68,6 @@ def derivation_json(derivation: Derivation) -> dict[str, Any]:
     out = {"symgame_version": __version__, **game_header(derivation.game)}
     out["description"] = game.description
     out["pdl"] = pdl_json(derivation.pdl, game)
-    if len(game.players) == 2:
-        out["player_pdls"] = {p.name: pdl_json(player_pdl(derivation.pdl, k)) for k, p in enumerate(game.players)}
     if derivation.stats is not None:
         s = derivation.stats
         out["engine"] = {"method": "dominance reduction + sample-guided discovery + proved cover",
@@ -115,6 +112,8 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
     """The full ``result.json`` (the JSON contract plus verification and errata)."""
     d = analysis.derivation
     out = derivation_json(d)
+    if analysis.player_pdls:
+        out["player_pdls"] = {p.name: pdl_json(pdl) for p, pdl in zip(d.game.players, analysis.player_pdls)}
     out["title"] = analysis.spec.title
     out["source"] = analysis.spec.source
     checks = analysis.crosscheck
@@ -190,10 +189,10 @@ def pdl_markdown(pdl: PDL) -> str:
     return "\n".join(lines)
 
 
-def summary_markdown(analysis: GameAnalysis) -> str:
+def summary_markdown(analysis: GameAnalysis, data: dict[str, Any]) -> str:
+    """summary.md; ``data`` is :func:`analysis_json` of the same analysis."""
     d = analysis.derivation
     game = d.game
-    data = analysis_json(analysis)
     ver = data["verification"]
     lines = [f"# {analysis.spec.title}", "", f"Source: {analysis.spec.source}.", "", game.description, "",
              "## Parameters", ""]
@@ -220,8 +219,8 @@ def summary_markdown(analysis: GameAnalysis) -> str:
                      f"{r['tolerance']} (floating point).")
     if "player_pdls" in data:
         lines += ["", "## Each player's list", ""]
-        for k, player in enumerate(game.players):
-            lines += [f"**{player.name}**", "", pdl_markdown(player_pdl(d.pdl, k)), ""]
+        for player, pdl in zip(game.players, analysis.player_pdls):
+            lines += [f"**{player.name}**", "", pdl_markdown(pdl), ""]
     if game.zero_sum:
         lines += ["## Game value (row player) by rule", ""]
         lines += [f"{k + 1}. `{rule['value']}`" for k, rule in enumerate(data["pdl"])]
@@ -244,9 +243,11 @@ def summary_markdown(analysis: GameAnalysis) -> str:
     return "\n".join(lines) + "\n"
 
 
-def errata_markdown(analysis: GameAnalysis) -> str:
-    """Where the paper and the derivation disagree, with exact counterexamples."""
-    data = analysis_json(analysis)
+def errata_markdown(analysis: GameAnalysis, data: dict[str, Any]) -> str:
+    """Where the paper and the derivation disagree, with exact counterexamples.
+
+    ``data`` is :func:`analysis_json` of the same analysis.
+    """
     game = analysis.derivation.game
     lines = [f"# Errata: {analysis.spec.title}", "", f"Source checked: {analysis.spec.source}.", ""]
     pub = data.get("published")

@@ -40,10 +40,11 @@ def rule_values(derivation) -> list | None:
 def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> ExportResult:
     """Write result.json, summary.md, errata.md, cheatsheet.tex (and .pdf)."""
     directory.mkdir(parents=True, exist_ok=True)
+    data = analysis_json(analysis)
     texts = {
-        "result.json": dumps(analysis_json(analysis)),
-        "summary.md": summary_markdown(analysis),
-        "errata.md": errata_markdown(analysis),
+        "result.json": dumps(data),
+        "summary.md": summary_markdown(analysis, data),
+        "errata.md": errata_markdown(analysis, data),
         "cheatsheet.tex": cheatsheet_tex(analysis.spec.title, analysis.spec.source,
                                          analysis.derivation.pdl, verification_sentence(analysis),
                                          rule_values(analysis.derivation)),

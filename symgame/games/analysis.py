@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Callable, Mapping, Sequence
 
 from ..engine.derive import Derivation, derive_equilibria
+from ..engine.pdl_builder import player_pdl
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Profile, Rule
 from ..model.region import Atom, Domain, Region
@@ -93,6 +94,7 @@ class GameAnalysis:
     claims: tuple[ClaimResult, ...] = field(default_factory=tuple)
     grid: GridCheck | None = None
     random: RandomNumericCheck | None = None
+    player_pdls: tuple[PDL, ...] = ()
 
 
 def analyse(spec: GameSpec, seed: int = 20221) -> GameAnalysis:
@@ -111,7 +113,8 @@ def analyse_derivation(spec: GameSpec, derivation: Derivation, seed: int = 20221
     claims = tuple(check_claim(spec, game, c) for c in spec.claims(game))
     grid = exhaustive_grid_check(game, pdl, spec.exhaustive_values) if spec.exhaustive_values else None
     random = random_numeric_check(game, pdl, spec.random_games, seed) if spec.random_games else None
-    return GameAnalysis(spec, derivation, certificate, crosscheck, published, claims, grid, random)
+    players = tuple(player_pdl(pdl, k) for k in range(len(game.players))) if len(game.players) == 2 else ()
+    return GameAnalysis(spec, derivation, certificate, crosscheck, published, claims, grid, random, players)
 
 
 def check_published(spec: GameSpec, game: NormalFormGame, derived: PDL) -> PublishedCheck:
