@@ -5,7 +5,6 @@ Everything here is a pure function of the analysis: same input, same bytes.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Any, Mapping
 
 import sympy as sp
@@ -20,10 +19,6 @@ from ..verify.certify import Certificate
 from ..verify.compare import Counterexample
 
 _STATUS = {Decision.TRUE: "proved", Decision.FALSE: "refuted", Decision.UNDECIDED: "undecided"}
-
-
-def fraction_text(value: Fraction) -> str:
-    return str(value)
 
 
 def point_dict(point: Mapping[str, Any]) -> dict[str, str]:

@@ -19,7 +19,6 @@ from .expr import compile_exact, raw_point
 from .parameters import Parameter
 
 RELATIONS = (">", ">=", "==", "!=")
-_NEGATION = {">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 
 
 @dataclass(frozen=True)
@@ -44,12 +43,6 @@ class Atom:
     def holds_at_raw(self, point) -> bool:
         """:meth:`holds_at` for a point of python-flint ``fmpq`` values."""
         return _compare(self._evaluator.raw(point), self.rel)
-
-    def negated(self) -> "Atom":
-        """The complementary condition (``f > 0`` becomes ``-f >= 0``)."""
-        if self.rel in (">", ">="):
-            return Atom(-self.expr, _NEGATION[self.rel])
-        return Atom(self.expr, _NEGATION[self.rel])
 
     @property
     def text(self) -> str:
@@ -84,8 +77,6 @@ class Atom:
         symbol = {">": ">", ">=": r"\ge", "<": "<", "<=": r"\le", "==": "=", "!=": r"\ne"}[rel]
         return f"{sp.latex(lhs)} {symbol} {sp.latex(rhs)}"
 
-    def sort_key(self) -> tuple[str, str]:
-        return (sp.sstr(self.expr), self.rel)
 
 
 def _is_negative_term(term: sp.Expr) -> bool:
@@ -115,9 +106,6 @@ class Region:
 
     def contains_raw(self, point) -> bool:
         return all(atom.holds_at_raw(point) for atom in self.atoms)
-
-    def conjoin(self, other: "Region") -> "Region":
-        return Region(normalise_atoms(self.atoms + other.atoms))
 
     @property
     def texts(self) -> list[str]:
