@@ -52,7 +52,7 @@ class Atom:
     def sides(self) -> tuple[sp.Expr, str, sp.Expr]:
         """``(lhs, rel, rhs)`` for display: positive terms left, negative terms right.
 
-        ``-b + d >= 0`` is shown as ``d >= b``; ``-t >= 0`` as ``0 >= t``.
+        ``-b + d >= 0`` is shown as ``d >= b``; ``-t >= 0`` as ``t <= 0``.
         Factored (product) conditions are kept as ``product rel 0``.
         """
         if not self.expr.is_Add:
