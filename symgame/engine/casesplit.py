@@ -1,0 +1,415 @@
+"""Enumerating best-response sub-cases of a polynomial game, with pruning.
+
+Billingham (../shared/seeds/002, section 3) lists for every frequency ``x``
+of player ``i`` three sub-conditions on ``g_x = ∂E_i/∂x``: ``g_x > 0`` and
+``x = 1``; ``g_x < 0`` and ``x = 0``; ``g_x = 0``.  This module enumerates
+those combinations for any :class:`~symgame.model.polygame.PolynomialGame`
+without hand pruning:
+
+* **Structure.**  Variables are split automatically into *leaders* and
+  *responders*: a responder's derivative does not depend on any responder,
+  and no derivative multiplies two responders.  (In Billingham's game the
+  responders are the six calling frequencies ``c_i, d_i``.)  A leader is
+  split by *face* (``x = 0`` with ``g_x ≤ 0``, ``x = 1`` with ``g_x ≥ 0``,
+  ``0 < x < 1`` with ``g_x = 0``); a responder by the *sign* of its
+  derivative (``< 0``: ``x = 0``; ``> 0``: ``x = 1``; ``= 0``: ``x`` free in
+  ``[0, 1]``).  Both splits partition the strategy box, so every
+  equilibrium lies in exactly one case, and the free responders of a case
+  form a polytope once the leaders are known.
+* **Pruning.**  A depth-first search fixes one variable at a time and cuts a
+  branch as soon as one of its sign conditions is impossible on a box in
+  which undecided variables range over ``[0, 1]`` and the parameter over a
+  piece of its domain.  Bounds come from interval arithmetic on the
+  monomials, rounded outward, so a cut is always sound; a case survives
+  when it survives on at least one piece.  An unbounded parameter domain
+  ends with a tail piece handled in ``Q = 1/P`` (polynomials are
+  homogenised), so no box contains infinity.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterable, Sequence
+
+import sympy as sp
+
+from ..model.polygame import PolynomialGame
+
+LEADER_FACES = ("L", "U", "I")       # x = 0 (g <= 0), x = 1 (g >= 0), 0 < x < 1 (g = 0)
+RESPONDER_SIGNS = ("-", "+", "0")    # g < 0 (x = 0), g > 0 (x = 1), g = 0 (x free in [0, 1])
+MAX_STRUCTURE_SEARCH = 16
+_ROUND = 1e-9
+CONTRACTION_ROUNDS = 4
+CONTRACTION_GAIN = 1e-3
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Leaders and responders of a polynomial game (see module docstring)."""
+
+    leaders: tuple[str, ...]
+    responders: tuple[str, ...]
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The order in which the search fixes variables: leaders first."""
+        return self.leaders + self.responders
+
+
+def detect_structure(game: PolynomialGame) -> Structure:
+    """The largest set of responders (ties broken by variable order).
+
+    A set ``R`` qualifies when no ``g_r`` (``r`` in ``R``) depends on a
+    member of ``R`` and no monomial of any derivative contains two members
+    of ``R``; then each ``g_x`` is affine in the responders.
+    """
+    names = game.variables
+    gens = game.generators
+    depends = {x: {str(gens[i]) for mon in g.monoms() for i, e in enumerate(mon) if e}
+               for x, g in game.derivatives.items()}
+    together = set()
+    for g in game.derivatives.values():
+        for mon in g.monoms():
+            used = [str(gens[i]) for i, e in enumerate(mon) if e and str(gens[i]) in names]
+            if any(mon[gens.index(sp.Symbol(u, real=True))] > 1 for u in used):
+                together.update((u, u) for u in used if mon[gens.index(sp.Symbol(u, real=True))] > 1)
+            together.update(itertools.combinations(sorted(used), 2))
+
+    def valid(subset: Sequence[str]) -> bool:
+        chosen = set(subset)
+        if any(depends[r] & chosen for r in subset):
+            return False
+        return not any((u, v) in together for u in subset for v in subset if u <= v)
+
+    if len(names) > MAX_STRUCTURE_SEARCH:
+        chosen: list[str] = []
+        for x in names:
+            if valid(chosen + [x]):
+                chosen.append(x)
+        return _structure(names, chosen)
+    for size in range(len(names), -1, -1):
+        for subset in itertools.combinations(names, size):
+            if valid(subset):
+                return _structure(names, list(subset))
+    return _structure(names, [])  # pragma: no cover - the empty set is always valid
+
+
+def _structure(names: Sequence[str], responders: Sequence[str]) -> Structure:
+    chosen = set(responders)
+    return Structure(tuple(x for x in names if x not in chosen), tuple(x for x in names if x in chosen))
+
+
+# --------------------------------------------------------------------------- boxes
+
+@dataclass(frozen=True)
+class ParameterPiece:
+    """A closed piece ``[lower, upper]`` of the parameter's domain.
+
+    ``tail`` pieces stand for ``[lower, ∞)`` and are searched in ``Q = 1/P``
+    over ``[0, 1/lower]``.
+    """
+
+    lower: Fraction
+    upper: Fraction | None
+    tail: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"[{self.lower}, oo)" if self.tail else f"[{self.lower}, {self.upper}]"
+
+
+def parameter_pieces(game: PolynomialGame, pieces: int = 8) -> list[ParameterPiece]:
+    """Split the (single) parameter's domain into search pieces."""
+    if len(game.parameters) != 1:
+        raise ValueError("the case-splitting engine needs exactly one parameter, "
+                         f"got {len(game.parameters)}")
+    param = game.parameters[0]
+    lo = Fraction(str(param.lower)) if param.lower.is_finite else None
+    hi = Fraction(str(param.upper)) if param.upper.is_finite else None
+    if lo is None:
+        raise ValueError(f"parameter {param.name} needs a finite lower bound for the case search")
+    if hi is None:
+        edges = [lo + k for k in range(pieces + 1)]
+        out = [ParameterPiece(a, b) for a, b in zip(edges, edges[1:])]
+        return out + [ParameterPiece(edges[-1], None, tail=True)]
+    edges = [lo + (hi - lo) * Fraction(k, pieces) for k in range(pieces + 1)]
+    return [ParameterPiece(a, b) for a, b in zip(edges, edges[1:])]
+
+
+# --------------------------------------------------------------------------- interval polynomials
+
+@dataclass(frozen=True)
+class IntervalPoly:
+    """A polynomial as ``(coefficient, ((index, exponent), ...))`` terms over box slots."""
+
+    terms: tuple[tuple[float, tuple[tuple[int, int], ...]], ...]
+
+    def bounds(self, lo: Sequence[float], hi: Sequence[float]) -> tuple[float, float]:
+        """Outward-rounded enclosure of the range over the box ``[lo, hi]``."""
+        low = high = 0.0
+        scale = 0.0
+        for coef, factors in self.terms:
+            a = b = coef
+            for i, e in factors:
+                p, q = _power_bounds(lo[i], hi[i], e)
+                cands = (a * p, a * q, b * p, b * q)
+                a, b = min(cands), max(cands)
+            low += a
+            high += b
+            scale += abs(a) + abs(b)
+        pad = _ROUND * (1.0 + scale)
+        return low - pad, high + pad
+
+
+def _power_bounds(lo: float, hi: float, e: int) -> tuple[float, float]:
+    if e == 1:
+        return lo, hi
+    a, b = lo ** e, hi ** e
+    if e % 2 == 0 and lo < 0 < hi:
+        return 0.0, max(a, b)
+    return min(a, b), max(a, b)
+
+
+def homogenise_tail(poly: sp.Poly) -> sp.Poly:
+    """``Q**d * poly(P = 1/Q)`` with ``Q`` in the parameter slot (the last generator).
+
+    ``d`` is the degree in ``P``; the result has the sign of ``poly`` for
+    ``Q = 1/P > 0``.
+    """
+    nvars = len(poly.gens) - 1
+    degree = max((m[nvars] for m in poly.monoms()), default=0)
+    terms = {mon[:nvars] + (degree - mon[nvars],): coef for mon, coef in poly.terms()}
+    return sp.Poly.from_dict(terms, *poly.gens, domain="QQ")
+
+
+def interval_poly(poly: sp.Poly) -> IntervalPoly:
+    """Compile ``poly`` for interval evaluation over box slots (one per generator)."""
+    terms = []
+    for mon, coef in poly.terms():
+        factors = tuple((i, e) for i, e in enumerate(mon) if e)
+        terms.append((float(Fraction(int(coef.numerator), int(coef.denominator))), factors))
+    return IntervalPoly(tuple(terms))
+
+
+def _linear_parts(poly: sp.Poly) -> list[tuple[int, IntervalPoly, IntervalPoly]]:
+    """For each slot ``u`` in which ``poly`` has degree 1: ``poly = A*u + B``."""
+    out = []
+    for slot, gen in enumerate(poly.gens):
+        if poly.degree(gen) != 1:
+            continue
+        a = sp.Poly(poly.as_expr().diff(gen), *poly.gens, domain="QQ")
+        b = sp.Poly(poly.as_expr().subs(gen, 0), *poly.gens, domain="QQ")
+        out.append((slot, interval_poly(a), interval_poly(b)))
+    return out
+
+
+def _contract(choice: str, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
+    """Bounds on ``u`` implied by the sign condition on ``A*u + B`` (HC4-style revise).
+
+    Returns ``None`` when nothing can be implied (the coefficient interval
+    contains zero).
+    """
+    a_lo, a_hi = a
+    if a_lo <= 0.0 <= a_hi:
+        return None
+    quotients = [-b_val / a_val for a_val in (a_lo, a_hi) for b_val in b]
+    q_lo, q_hi = min(quotients), max(quotients)
+    pad = _ROUND * (1.0 + abs(q_lo) + abs(q_hi))
+    q_lo, q_hi = q_lo - pad, q_hi + pad
+    positive = a_lo > 0.0
+    if choice in ("I", "0"):
+        return q_lo, q_hi
+    if choice in ("U", "+"):        # A*u + B >= 0
+        return (q_lo, math.inf) if positive else (-math.inf, q_hi)
+    return (-math.inf, q_hi) if positive else (q_lo, math.inf)   # "L", "-": A*u + B <= 0
+
+
+# --------------------------------------------------------------------------- the search
+
+@dataclass(frozen=True)
+class SearchTask:
+    """One unit of work: a parameter piece and a prefix of fixed choices."""
+
+    piece_index: int
+    prefix: str
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Surviving cases of one task and how many nodes were visited and cut."""
+
+    task: SearchTask
+    survivors: tuple[str, ...]
+    nodes: int
+    pruned: int
+
+
+class CaseSearch:
+    """Depth-first enumeration of the sub-cases of one polynomial game.
+
+    A case is a string with one character per variable in
+    :attr:`Structure.order`: a face (``L``, ``U``, ``I``) for a leader, a
+    sign (``-``, ``+``, ``0``) for a responder.
+    """
+
+    def __init__(self, game: PolynomialGame, structure: Structure, pieces: Sequence[ParameterPiece]):
+        self.game = game
+        self.structure = structure
+        self.pieces = list(pieces)
+        order = structure.order
+        self.slot = {x: k for k, x in enumerate(order)}
+        gens = [game.symbol(x) for x in order] + [game.symbol(game.parameter_names[0])]
+        self.polys = {x: sp.Poly(game.derivatives[x].as_expr(), *gens, domain="QQ") for x in order}
+        self.compiled = []
+        self.linear_parts = []
+        for piece in self.pieces:
+            polys = {x: homogenise_tail(self.polys[x]) if piece.tail else self.polys[x] for x in order}
+            self.compiled.append({x: interval_poly(polys[x]) for x in order})
+            self.linear_parts.append({x: _linear_parts(polys[x]) for x in order})
+
+    def choices(self, variable: str) -> tuple[str, ...]:
+        return LEADER_FACES if variable in self.structure.leaders else RESPONDER_SIGNS
+
+    def tasks(self, prefix_length: int = 2) -> list[SearchTask]:
+        """Split the search into tasks: every piece × every prefix of choices."""
+        order = self.structure.order[:prefix_length]
+        prefixes = ["".join(c) for c in itertools.product(*(self.choices(x) for x in order))]
+        return [SearchTask(k, p) for k in range(len(self.pieces)) for p in prefixes]
+
+    def box(self, piece: ParameterPiece) -> tuple[list[float], list[float]]:
+        n = len(self.structure.order)
+        if piece.tail:
+            plo, phi = 0.0, 1.0 / float(piece.lower)
+        else:
+            plo, phi = float(piece.lower), float(piece.upper)
+        return [0.0] * n + [plo], [1.0] * n + [phi]
+
+    def propagate(self, piece_index: int, case: str, lo: list[float], hi: list[float]) -> bool:
+        """Check and contract the box for the sign conditions of ``case`` (a prefix).
+
+        Returns False when some condition is impossible on the box (a sound
+        cut); otherwise narrows ``lo``/``hi`` in place (HC4-style revise on
+        every slot in which a condition is linear) and returns True.
+        """
+        compiled = self.compiled[piece_index]
+        parts = self.linear_parts[piece_index]
+        active = self.structure.order[: len(case)]
+        for _ in range(CONTRACTION_ROUNDS):
+            changed = False
+            for y, c in zip(active, case):
+                low, high = compiled[y].bounds(lo, hi)
+                if not _sign_possible(c, low, high):
+                    return False
+                for slot, a_poly, b_poly in parts[y]:
+                    narrowed = _contract(c, a_poly.bounds(lo, hi), b_poly.bounds(lo, hi))
+                    if narrowed is None:
+                        continue
+                    new_lo, new_hi = max(lo[slot], narrowed[0]), min(hi[slot], narrowed[1])
+                    if new_lo > new_hi:
+                        return False
+                    if new_lo > lo[slot] + CONTRACTION_GAIN or new_hi < hi[slot] - CONTRACTION_GAIN:
+                        changed = True
+                    lo[slot], hi[slot] = new_lo, new_hi
+            if not changed:
+                break
+        return True
+
+    def case_box(self, piece_index: int, case: str) -> tuple[list[float], list[float]]:
+        lo, hi = self.box(self.pieces[piece_index])
+        for k, c in enumerate(case):
+            lo[k], hi[k] = _value_range(c)
+        return lo, hi
+
+    def refute(self, piece_index: int, case: str, max_boxes: int = 4000) -> bool:
+        """Try to prove ``case`` infeasible on a piece by bisecting its box.
+
+        Returns True when every sub-box is cut (a proof of infeasibility);
+        False when the budget of ``max_boxes`` boxes runs out or a box
+        narrower than 1e-6 survives.
+        """
+        stack = [self.case_box(piece_index, case)]
+        boxes = 0
+        while stack:
+            lo, hi = stack.pop()
+            boxes += 1
+            if boxes > max_boxes:
+                return False
+            if not self.propagate(piece_index, case, lo, hi):
+                continue
+            widths = [h - l for l, h in zip(lo, hi)]
+            k = max(range(len(widths)), key=widths.__getitem__)
+            if widths[k] < 1e-6:
+                return False
+            mid = (lo[k] + hi[k]) / 2
+            left_hi, right_lo = hi[:], lo[:]
+            left_hi[k], right_lo[k] = mid, mid
+            stack.append((right_lo, hi[:]))
+            stack.append((lo[:], left_hi))
+        return True
+
+    def run(self, task: SearchTask) -> SearchResult:
+        """Enumerate the cases under ``task`` that survive interval pruning."""
+        lo, hi = self.box(self.pieces[task.piece_index])
+        order = self.structure.order
+        survivors: list[str] = []
+        counters = [0, 0]
+        choice: list[str] = []
+
+        def visit(depth: int) -> None:
+            if depth == len(order):
+                survivors.append("".join(choice))
+                return
+            x = order[depth]
+            fixed = task.prefix[depth] if depth < len(task.prefix) else None
+            for c in self.choices(x):
+                if fixed is not None and c != fixed:
+                    continue
+                counters[0] += 1
+                saved = lo[:], hi[:]
+                value = _value_range(c)
+                lo[depth], hi[depth] = max(lo[depth], value[0]), min(hi[depth], value[1])
+                choice.append(c)
+                if lo[depth] <= hi[depth] and self.propagate(task.piece_index, "".join(choice), lo, hi):
+                    visit(depth + 1)
+                else:
+                    counters[1] += 1
+                choice.pop()
+                lo[:], hi[:] = saved
+
+        visit(0)
+        return SearchResult(task, tuple(survivors), counters[0], counters[1])
+
+
+def _value_range(choice: str) -> tuple[float, float]:
+    if choice in ("L", "-"):
+        return 0.0, 0.0
+    if choice in ("U", "+"):
+        return 1.0, 1.0
+    return 0.0, 1.0
+
+
+def _sign_possible(choice: str, low: float, high: float) -> bool:
+    """Whether the sign condition of ``choice`` can hold for a value in ``[low, high]``."""
+    if choice == "L":
+        return low <= 0.0
+    if choice == "U":
+        return high >= 0.0
+    if choice in ("I", "0"):
+        return low <= 0.0 <= high
+    if choice == "-":
+        return low < 0.0
+    return high > 0.0  # "+"
+
+
+Executor = Callable[[Callable[[SearchTask], SearchResult], Iterable[SearchTask]], list[SearchResult]]
+
+
+def serial_map(fn: Callable, items: Iterable) -> list:
+    """The serial executor: a plain ordered map."""
+    return [fn(item) for item in items]
+
+
+def total_cases(structure: Structure) -> int:
+    return math.prod(3 for _ in structure.order)

@@ -1,0 +1,299 @@
+"""Exact solution of one best-response case with the parameter symbolic.
+
+For a case (faces of the leaders, signs of the responders; see
+:mod:`symgame.engine.casesplit`) the unknowns are the interior leaders and
+the zero-sign responders, and the equations are their first-order
+conditions ``g_x = 0`` (Billingham's sub-conditions (c)).  We compute a
+lexicographic Gröbner basis with the parameter eliminated last (design note:
+"eliminate with P last"), then:
+
+* a basis element in the parameter alone means the case exists only at its
+  real roots: each root is solved again with the parameter fixed;
+* otherwise the basis is read triangularly, lowest unknown first: an unknown
+  that leads no element is *free* (a family); a linear element gives a
+  rational formula, a quadratic one two branches with ``sqrt``.  Parameter
+  values where a leading coefficient or denominator vanishes are solved
+  again separately instead of being passed over.
+
+Each result is a :class:`CaseBranch`: exact values (formulas) for every
+variable and the remaining sign conditions, from which
+:mod:`symgame.engine.ranges` derives the exact parameter range.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ..model.polygame import PolynomialGame
+from .casesplit import Structure
+
+
+class UnsolvedCase(Exception):
+    """A case the exact solver cannot finish (reported as undecided)."""
+
+
+@dataclass(frozen=True)
+class CaseBranch:
+    """One exact solution branch of a case.
+
+    Attributes
+    ----------
+    case : str
+        Faces/signs, one character per variable of :attr:`Structure.order`.
+    point : sympy.Rational or None
+        The parameter value when the branch exists at a single value only.
+    values : tuple of (name, expr)
+        Every variable: a number, a formula in the parameter (possibly with
+        ``sqrt``), or its own symbol when free.
+    free : tuple of str
+        Variables left free (the branch is a continuum in them).
+    conditions : tuple of (expr, rel)
+        ``expr rel 0`` (``rel`` in ``>``, ``>=``, ``==``) that must hold.
+    """
+
+    case: str
+    point: sp.Rational | None
+    values: tuple[tuple[str, sp.Expr], ...]
+    free: tuple[str, ...]
+    conditions: tuple[tuple[sp.Expr, str], ...]
+
+    @property
+    def value_map(self) -> dict[str, sp.Expr]:
+        return dict(self.values)
+
+
+@dataclass(frozen=True)
+class CaseSolution:
+    """All branches of one case, and special parameter values left unsolved."""
+
+    case: str
+    branches: tuple[CaseBranch, ...]
+    unsolved: tuple[str, ...] = ()
+
+
+def fixed_values(structure: Structure, case: str) -> dict[str, int]:
+    """Variables pinned to 0 or 1 by the case."""
+    out = {}
+    for x, c in zip(structure.order, case):
+        if c in ("L", "-"):
+            out[x] = 0
+        elif c in ("U", "+"):
+            out[x] = 1
+    return out
+
+
+def case_conditions(game: PolynomialGame, structure: Structure, case: str) -> list[tuple[sp.Expr, str, str]]:
+    """The sign conditions of ``case`` as ``(expr, rel, label)`` (unsubstituted)."""
+    out = []
+    for x, c in zip(structure.order, case):
+        g = game.derivatives[x].as_expr()
+        s = game.symbol(x)
+        if c == "L":
+            out.append((-g, ">=", f"dE/d{x} <= 0"))
+        elif c == "U":
+            out.append((g, ">=", f"dE/d{x} >= 0"))
+        elif c == "I":
+            out += [(g, "==", f"dE/d{x} = 0"), (s, ">", f"{x} > 0"), (1 - s, ">", f"{x} < 1")]
+        elif c == "-":
+            out.append((-g, ">", f"dE/d{x} < 0"))
+        elif c == "+":
+            out.append((g, ">", f"dE/d{x} > 0"))
+        else:
+            out += [(g, "==", f"dE/d{x} = 0"), (s, ">=", f"{x} >= 0"), (1 - s, ">=", f"{x} <= 1")]
+    return out
+
+
+def solve_case(game: PolynomialGame, structure: Structure, case: str) -> CaseSolution:
+    """Solve ``case`` exactly with the parameter symbolic (see module docstring)."""
+    P = game.symbol(game.parameter_names[0])
+    lower = game.parameters[0]
+    fixed = fixed_values(structure, case)
+    subs = {game.symbol(x): v for x, v in fixed.items()}
+    unknowns = [x for x in structure.order if x not in fixed]
+    equations = [sp.expand(game.derivatives[x].as_expr().subs(subs))
+                 for x, c in zip(structure.order, case) if c in ("I", "0")]
+    # responders first so that they are eliminated first; the parameter last
+    gens = [game.symbol(x) for x in unknowns if x in structure.responders]
+    gens += [game.symbol(x) for x in unknowns if x in structure.leaders]
+    basis = _groebner(equations, gens + [P])
+    if basis == [sp.Integer(1)]:
+        return CaseSolution(case, ())
+    branches: list[CaseBranch] = []
+    unsolved: list[str] = []
+    pure = [b for b in basis if b.free_symbols <= {P}]
+    if pure:
+        specials = _special_values(pure, lower)
+        for r in specials.rational:
+            branches += _solve_at(game, structure, case, fixed, equations, gens, P, r)
+        unsolved += [f"P = {v}" for v in specials.irrational]
+        return CaseSolution(case, tuple(branches), tuple(unsolved))
+    try:
+        triangular = _triangular(basis, gens, P)
+    except UnsolvedCase as exc:
+        return CaseSolution(case, (), (str(exc),))
+    degenerate: set = set()
+    for values, free, residuals, leading in triangular:
+        degenerate.update(leading)
+        conditions = _conditions(game, structure, case, fixed, values, residuals)
+        branches.append(CaseBranch(case, None, _ordered(structure, fixed, values, free), tuple(free),
+                                   tuple(conditions)))
+    specials = _special_values([d for d in degenerate if d.free_symbols <= {P} and d.has(P)], lower)
+    for r in specials.rational:
+        branches += _solve_at(game, structure, case, fixed, equations, gens, P, r)
+    unsolved += [f"P = {v}" for v in specials.irrational]
+    return CaseSolution(case, tuple(branches), tuple(unsolved))
+
+
+def _groebner(equations: list[sp.Expr], gens: list[sp.Symbol]) -> list[sp.Expr]:
+    nonzero = [e for e in equations if e != 0]
+    if not nonzero:
+        return []
+    return list(sp.groebner(nonzero, *gens, order="lex").exprs)
+
+
+@dataclass(frozen=True)
+class _Specials:
+    rational: tuple[sp.Rational, ...]
+    irrational: tuple[sp.Expr, ...]
+
+
+def _special_values(polys: list[sp.Expr], param) -> _Specials:
+    """Real roots of ``polys`` in the parameter's domain, rational ones first."""
+    P = param.symbol
+    rational, irrational = set(), set()
+    for poly in polys:
+        num = sp.fraction(sp.together(poly))[0]
+        if not num.has(P):
+            continue
+        for root in sp.Poly(num, P).real_roots():
+            if not in_domain(param, root):
+                continue
+            (rational if root.is_Rational else irrational).add(root)
+    return _Specials(tuple(sorted(rational)), tuple(sorted(irrational, key=lambda r: float(r))))
+
+
+def _solve_at(game, structure, case, fixed, equations, gens, P, r) -> list[CaseBranch]:
+    """Solve the case with the parameter fixed at the rational ``r``."""
+    eqs = [sp.expand(e.subs(P, r)) for e in equations]
+    basis = _groebner(eqs, gens)
+    if basis == [sp.Integer(1)]:
+        return []
+    out = []
+    triangular = _triangular(basis, gens, None)
+    for values, free, residuals, _ in triangular:
+        conditions = _conditions(game, structure, case, fixed, values, residuals, (P, r))
+        if any(e.is_number and not _holds_number(e, rel) for e, rel in conditions):
+            continue
+        out.append(CaseBranch(case, r, _ordered(structure, fixed, values, free), tuple(free),
+                              tuple((e, rel) for e, rel in conditions if not e.is_number)))
+    return out
+
+
+def _holds_number(value: sp.Expr, rel: str) -> bool:
+    v = sp.nsimplify(value) if not value.is_Rational else value
+    sign = sp.sign(v)
+    return {">": sign > 0, ">=": sign >= 0, "==": sign == 0, "!=": sign != 0}[rel]
+
+
+def _triangular(basis: list[sp.Expr], gens: list[sp.Symbol], P) -> list[tuple[dict, list, list, list]]:
+    """Read a lex basis as formulas, lowest unknown first.
+
+    Returns ``(values, free, residuals, leading)`` per branch: symbol→formula,
+    the free unknowns, basis elements not used (must vanish: kept as
+    conditions) and the leading coefficients used (their parameter roots
+    are degenerate values).
+    """
+    branches: list[tuple[dict, list, list, list]] = [({}, [], [], [])]
+    used = set()
+    for k in range(len(gens) - 1, -1, -1):
+        u = gens[k]
+        leading = [b for b in basis if b.has(u) and not (b.free_symbols & set(gens[:k]))]
+        if not leading:
+            for values, free, _, _ in branches:
+                free.append(str(u))
+            continue
+        pick = min(leading, key=lambda b: (sp.degree(b, u), sp.count_ops(b)))
+        used.add(pick)
+        new = []
+        for values, free, residuals, lcs in branches:
+            poly = sp.Poly(sp.expand(pick.subs(values)), u)
+            coeffs = [sp.factor(sp.cancel(c)) for c in poly.all_coeffs()]
+            if poly.degree() == 1:
+                a, b = coeffs
+                new.append(({**values, u: sp.factor(sp.cancel(-b / a))}, free[:], residuals, lcs + [a]))
+            elif poly.degree() == 2:
+                a, b, c = coeffs
+                disc = sp.factor(sp.expand(b * b - 4 * a * c))
+                for sign in (1, -1):
+                    root = sp.radsimp((-b + sign * sp.sqrt(disc)) / (2 * a))
+                    new.append(({**values, u: root}, free[:], residuals, lcs + [a, disc]))
+            else:
+                raise UnsolvedCase(f"degree {poly.degree()} elimination polynomial in {u}")
+        branches = new
+    out = []
+    for values, free, _, lcs in branches:
+        residuals = []
+        for b in basis:
+            if b in used:
+                continue
+            r = sp.simplify(sp.radsimp(sp.together(b.subs(values))))
+            if r != 0:
+                residuals.append(r)
+        out.append((values, free, residuals, lcs))
+    return out
+
+
+def _conditions(game, structure, case, fixed, values, residuals, at=None) -> list[tuple[sp.Expr, str]]:
+    subs = {game.symbol(x): v for x, v in fixed.items()}
+    subs.update(values)
+    out = []
+    for expr, rel, _ in case_conditions(game, structure, case):
+        e = expr.subs(subs)
+        if at is not None:
+            e = e.subs(*at)
+        e = _tidy(e)
+        if rel == "==" and e == 0:
+            continue
+        out.append((e, rel))
+    for r in residuals:
+        out.append((_tidy(r.subs(*at) if at is not None else r), "=="))
+    return out
+
+
+def _tidy(expr: sp.Expr) -> sp.Expr:
+    if has_sqrt(expr):
+        return sp.radsimp(sp.together(expr))
+    return sp.factor(sp.cancel(sp.together(expr)))
+
+
+def has_sqrt(expr: sp.Expr) -> bool:
+    """Whether ``expr`` contains a square root."""
+    return any(a.is_Pow and a.exp.is_Rational and a.exp.q == 2 for a in sp.preorder_traversal(expr))
+
+
+def in_domain(param, value: sp.Expr) -> bool:
+    """Exact membership of a real algebraic ``value`` in the parameter's domain."""
+    if param.lower.is_finite:
+        if value < param.lower or (value == param.lower and not param.lower_closed):
+            return False
+    if param.upper.is_finite:
+        if value > param.upper or (value == param.upper and not param.upper_closed):
+            return False
+    return True
+
+
+def _ordered(structure: Structure, fixed: dict, values: dict, free: list) -> tuple[tuple[str, sp.Expr], ...]:
+    out = []
+    for x in structure.order:
+        if x in fixed:
+            out.append((x, sp.Integer(fixed[x])))
+        else:
+            sym = next((s for s in values if str(s) == x), None)
+            out.append((x, values[sym] if sym is not None else sp.Symbol(x, real=True)))
+    return tuple(out)
+
+
+def as_fraction(value: sp.Rational) -> Fraction:
+    return Fraction(int(value.p), int(value.q))

@@ -1,0 +1,337 @@
+"""Exact parameter ranges of a solution branch.
+
+A branch holds where all its conditions hold for some value of its free
+variables.  The truth of that statement can only change at a real root of a
+*border polynomial* in the parameter: numerators and denominators of the
+conditions; for free variables entering linearly, their coefficients and
+the Fourier–Motzkin eliminants of every pair of conditions, stage by stage
+(exact projection of a polytope whose data depend on ``P``); for a square
+root ``s = sqrt(D)``, the resultant with ``s**2 - D``.  The roots split the
+domain into cells (points and open intervals); each cell is decided exactly
+by z3 at one point (a rational sample, or the algebraic root itself given by
+its polynomial and an isolating interval).  True cells are merged into
+intervals whose endpoints are exact algebraic numbers.
+
+When a free variable enters non-linearly the border set may be incomplete;
+the range is then flagged (``complete=False``) and reported as such.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+import sympy as sp
+import z3
+
+from ..model.decide import Decision
+from ..model.parameters import Parameter
+from .parametric import CaseBranch, has_sqrt
+from .z3terms import Z3Encoder, decide
+
+MAX_BORDER_POLYS = 400
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An exact real algebraic number: ``value`` (radical, rational or CRootOf),
+    its squarefree defining polynomial in the parameter, and an isolating interval."""
+
+    value: sp.Expr
+    poly: sp.Expr
+    lower: Fraction
+    upper: Fraction
+
+    @property
+    def is_rational(self) -> bool:
+        return self.lower == self.upper
+
+    def __float__(self) -> float:
+        return float(self.lower) if self.is_rational else float(sp.N(self.value, 30))
+
+
+@dataclass(frozen=True)
+class ParamInterval:
+    """An interval of parameter values; ``upper`` None means unbounded."""
+
+    lower: Endpoint
+    lower_closed: bool
+    upper: Endpoint | None
+    upper_closed: bool
+
+    @property
+    def is_point(self) -> bool:
+        return self.upper is not None and self.upper == self.lower
+
+    def contains(self, value: Fraction) -> bool:
+        lo = _compare(value, self.lower)
+        if lo < 0 or (lo == 0 and not self.lower_closed):
+            return False
+        if self.upper is None:
+            return True
+        hi = _compare(value, self.upper)
+        return hi < 0 or (hi == 0 and self.upper_closed)
+
+
+def _compare(value: Fraction, point: Endpoint) -> int:
+    """Exact sign of ``value - point``."""
+    if point.is_rational:
+        return (value > point.lower) - (value < point.lower)
+    if value <= point.lower:
+        return -1
+    if value >= point.upper:
+        return 1
+    diff = sp.Rational(value.numerator, value.denominator) - point.value
+    return int(sp.sign(diff))
+
+
+@dataclass(frozen=True)
+class BranchRange:
+    """The exact range of one branch and how it was obtained."""
+
+    intervals: tuple[ParamInterval, ...]
+    complete: bool
+    undecided_cells: int
+
+
+def branch_range(branch: CaseBranch, param: Parameter, timeout_ms: int = 20_000) -> BranchRange:
+    """The set of parameter values where ``branch`` has a solution (see module doc)."""
+    P = param.symbol
+    if branch.point is not None:
+        ok = decide_at(branch, P, sp.Rational(branch.point), None, timeout_ms)
+        if ok is Decision.TRUE:
+            e = rational_endpoint(branch.point, P)
+            return BranchRange((ParamInterval(e, True, e, True),), True, 0)
+        return BranchRange((), True, int(ok is Decision.UNDECIDED))
+    polys, complete = border_polynomials(branch, P)
+    cells = parameter_cells(polys, param)
+    truth = []
+    undecided = 0
+    for cell in cells:
+        answer = decide_cell(branch, P, cell, timeout_ms)
+        undecided += answer is Decision.UNDECIDED
+        truth.append(answer is Decision.TRUE)
+    return BranchRange(tuple(_merge(cells, truth)), complete, undecided)
+
+
+# --------------------------------------------------------------------------- border polynomials
+
+def border_polynomials(branch: CaseBranch, P: sp.Symbol) -> tuple[list[sp.Poly], bool]:
+    """Squarefree polynomials in ``P`` whose roots bound the branch's range."""
+    free = [sp.Symbol(z, real=True) for z in branch.free]
+    stage: list[sp.Expr] = []
+    borders: list[sp.Expr] = []
+    for expr, _ in branch.conditions:
+        num, den = sp.fraction(sp.together(expr))
+        borders.append(den)
+        stage.append(sp.expand(num * den) if not den.free_symbols & set(free) else sp.expand(num))
+    complete = True
+    for z in free:
+        with_z = [p for p in stage if p.has(z)]
+        without = [p for p in stage if not p.has(z)]
+        if any(sp.degree(p, z) > 1 for p in with_z):
+            complete = False
+            borders += [c for p in with_z for c in sp.Poly(p, z).all_coeffs()]
+            stage = without
+            continue
+        coeff = {p: sp.expand(sp.diff(p, z)) for p in with_z}
+        borders += list(coeff.values())
+        eliminants = [sp.expand(coeff[q] * p - coeff[p] * q) for p, q in itertools.combinations(with_z, 2)]
+        stage = _dedupe(without + [e for e in eliminants if e != 0])[:MAX_BORDER_POLYS]
+    borders += stage
+    out: dict[sp.Expr, sp.Poly] = {}
+    for b in borders:
+        for f in _parameter_factors(b, P):
+            out.setdefault(f.as_expr(), f)
+    return [out[k] for k in sorted(out, key=sp.default_sort_key)], complete
+
+
+def _dedupe(polys: Sequence[sp.Expr]) -> list[sp.Expr]:
+    seen, out = set(), []
+    for p in polys:
+        key = sp.factor_terms(p)
+        if key not in seen and -key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def _parameter_factors(expr: sp.Expr, P: sp.Symbol) -> list[sp.Poly]:
+    """Irreducible factors in ``P`` of ``expr`` after removing square roots."""
+    expr = sp.expand(expr)
+    if has_sqrt(expr):
+        expr = _norm(expr)
+    if expr.free_symbols - {P} or not expr.has(P):
+        return []
+    poly = sp.Poly(expr, P, domain="QQ")
+    return [f for f, _ in poly.factor_list()[1] if f.degree() > 0]
+
+
+def _norm(expr: sp.Expr) -> sp.Expr:
+    """Multiply out the square roots: resultant with ``s**2 - D`` for each."""
+    radicals = sorted({a for a in sp.preorder_traversal(expr)
+                       if a.is_Pow and a.exp.is_Rational and a.exp.q == 2}, key=sp.default_sort_key)
+    for k, rad in enumerate(radicals):
+        s = sp.Dummy(f"s{k}")
+        base = rad.base
+        expr = sp.expand(expr.subs(rad, s ** rad.exp.p if rad.exp.p > 0 else 1 / s ** (-rad.exp.p)))
+        num = sp.fraction(sp.together(expr))[0]
+        expr = sp.resultant(sp.expand(num), s * s - base, s)
+    return sp.expand(expr)
+
+
+# --------------------------------------------------------------------------- cells
+
+@dataclass(frozen=True)
+class Cell:
+    """A point (``point`` set) or an open interval ``(left, right)`` of the domain."""
+
+    point: Endpoint | None
+    left: Endpoint | None
+    right: Endpoint | None
+    sample: Fraction | None
+
+
+def rational_endpoint(value, P: sp.Symbol) -> Endpoint:
+    v = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    return Endpoint(sp.Rational(v.numerator, v.denominator), P - sp.Rational(v.numerator, v.denominator), v, v)
+
+
+def parameter_cells(polys: Sequence[sp.Poly], param: Parameter) -> list[Cell]:
+    """Cells of the domain cut by the real roots of ``polys``."""
+    P = param.symbol
+    lower = Fraction(str(param.lower))
+    roots: list[Endpoint] = []
+    for f in polys:
+        for (a, b), _ in f.intervals(eps=Fraction(1, 10**12)):
+            a, b = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
+            if b < lower or (a == b and a == lower):
+                continue
+            if a < lower < b:
+                # refine until the root is on one side of the lower bound
+                if f.eval(sp.Rational(lower.numerator, lower.denominator)) == 0:
+                    continue
+                sign_lo = sp.sign(f.eval(sp.Rational(a.numerator, a.denominator)))
+                sign_mid = sp.sign(f.eval(sp.Rational(lower.numerator, lower.denominator)))
+                if sign_lo != sign_mid:
+                    continue  # the root lies below the domain
+                a = lower
+            roots.append(_endpoint(f, a, b, P))
+    roots = _sorted_distinct(roots)
+    cells = [Cell(rational_endpoint(lower, P), None, None, None)]
+    left = cells[0].point
+    for r in roots:
+        cells.append(Cell(None, left, r, _between(left, r)))
+        cells.append(Cell(r, None, None, None))
+        left = r
+    cells.append(Cell(None, left, None, left.upper + 1))
+    if param.upper.is_finite:
+        raise ValueError("bounded parameter domains are not supported by the atlas yet")
+    if not param.lower_closed:
+        cells = cells[1:]
+    return cells
+
+
+def _endpoint(f: sp.Poly, a: Fraction, b: Fraction, P: sp.Symbol) -> Endpoint:
+    if a == b:
+        return rational_endpoint(a, P)
+    if f.degree() <= 2:
+        for r in sp.roots(f, P, filter="R"):
+            if a <= sp.Rational(a.numerator, a.denominator) <= r <= sp.Rational(b.numerator, b.denominator):
+                return Endpoint(sp.radsimp(r), f.as_expr(), a, b)
+    for k in range(f.degree()):
+        r = sp.CRootOf(f, k)
+        if r.is_real and sp.Rational(a.numerator, a.denominator) < r < sp.Rational(b.numerator, b.denominator):
+            return Endpoint(r, f.as_expr(), a, b)
+    raise AssertionError("isolating interval without a root")  # pragma: no cover
+
+
+def _sorted_distinct(roots: list[Endpoint]) -> list[Endpoint]:
+    out: list[Endpoint] = []
+    for r in sorted(roots, key=lambda e: (e.lower, e.upper)):
+        if out and _same(out[-1], r):
+            continue
+        out.append(r)
+    return out
+
+
+def _same(x: Endpoint, y: Endpoint) -> bool:
+    if x.upper < y.lower or y.upper < x.lower:
+        return False
+    if x.is_rational and y.is_rational:
+        return x.lower == y.lower
+    return sp.simplify(x.value - y.value) == 0
+
+
+def _between(x: Endpoint, y: Endpoint) -> Fraction:
+    """A simple rational strictly between two distinct ordered roots."""
+    lo, hi = x.upper, y.lower
+    if lo >= hi:  # overlapping intervals of distinct roots: use the numeric values
+        lo, hi = Fraction(float(x)).limit_denominator(10**9), Fraction(float(y)).limit_denominator(10**9)
+    return _simple_between(lo, hi)
+
+
+def _simple_between(lo: Fraction, hi: Fraction) -> Fraction:
+    for den in (1, 2, 4, 8, 10, 16, 20, 50, 100, 1000, 10**4, 10**6, 10**9, 10**12):
+        k = (lo * den).__floor__() + 1
+        cand = Fraction(k, den)
+        if lo < cand < hi:
+            return cand
+    return (lo + hi) / 2
+
+
+# --------------------------------------------------------------------------- decisions
+
+def decide_cell(branch: CaseBranch, P: sp.Symbol, cell: Cell, timeout_ms: int) -> Decision:
+    if cell.point is None:
+        return decide_at(branch, P, sp.Rational(cell.sample.numerator, cell.sample.denominator), None,
+                         timeout_ms)
+    if cell.point.is_rational:
+        return decide_at(branch, P, sp.Rational(cell.point.lower.numerator, cell.point.lower.denominator),
+                         None, timeout_ms)
+    return decide_at(branch, P, None, cell.point, timeout_ms)
+
+
+def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root: Endpoint | None,
+              timeout_ms: int) -> Decision:
+    """Whether the branch's conditions hold at one parameter value (exact)."""
+    enc = Z3Encoder()
+    formulas: list[z3.BoolRef] = []
+    for expr, rel in branch.conditions:
+        e = expr.subs(P, value) if value is not None else expr
+        if e.is_number and value is not None:
+            if not _number_holds(e, rel):
+                return Decision.FALSE
+            continue
+        formulas.append(enc.condition(e, rel))
+    for z in branch.free:
+        enc.var(z)
+    if root is not None:
+        p = enc.var(str(P))
+        formulas += [enc.condition(root.poly, "=="),
+                     p > z3.RealVal(f"{root.lower.numerator}/{root.lower.denominator}"),
+                     p < z3.RealVal(f"{root.upper.numerator}/{root.upper.denominator}")]
+    return decide(formulas, enc, timeout_ms)
+
+
+def _number_holds(value: sp.Expr, rel: str) -> bool:
+    sign = int(sp.sign(sp.radsimp(value))) if not value.is_Rational else int(sp.sign(value))
+    return {">": sign > 0, ">=": sign >= 0, "==": sign == 0, "!=": sign != 0}[rel]
+
+
+def _merge(cells: Sequence[Cell], truth: Sequence[bool]) -> list[ParamInterval]:
+    out: list[ParamInterval] = []
+    start: tuple[Endpoint, bool] | None = None
+    last: tuple[Endpoint | None, bool] = (None, False)
+    for cell, ok in zip(cells, truth):
+        if ok and start is None:
+            start = (cell.point, True) if cell.point is not None else (cell.left, False)
+        if ok:
+            last = (cell.point, True) if cell.point is not None else (cell.right, False)
+        if not ok and start is not None:
+            out.append(ParamInterval(start[0], start[1], last[0], last[1]))
+            start = None
+    if start is not None:
+        out.append(ParamInterval(start[0], start[1], last[0], last[1] if last[0] is not None else False))
+    return out

@@ -1,0 +1,125 @@
+"""Exact z3 encodings of sympy conditions that may contain square roots.
+
+A condition is ``expr rel 0`` with ``rel`` in ``>``, ``>=``, ``==``, ``!=``
+and ``expr`` a rational function of symbols and square roots ``sqrt(D)``.
+Each distinct ``sqrt(D)`` becomes a fresh real ``s`` with ``s*s == D`` and
+``s >= 0``; a fraction ``n/d rel 0`` becomes ``n*d rel 0`` with ``d != 0``.
+z3's nlsat decides the result exactly (or gives up: undecided).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+import sympy as sp
+import z3
+
+from ..model.decide import Decision
+
+
+@dataclass
+class Z3Encoder:
+    """Translate sympy expressions into z3 reals, introducing square-root variables."""
+
+    names: dict[str, z3.ArithRef] = field(default_factory=dict)
+    roots: dict[sp.Expr, z3.ArithRef] = field(default_factory=dict)
+    side: list[z3.BoolRef] = field(default_factory=list)
+
+    def var(self, name: str) -> z3.ArithRef:
+        if name not in self.names:
+            self.names[name] = z3.Real(name)
+        return self.names[name]
+
+    def term(self, expr: sp.Expr) -> z3.ArithRef:
+        if expr.is_Symbol:
+            return self.var(str(expr))
+        if expr.is_Rational:
+            return z3.RealVal(f"{expr.p}/{expr.q}")
+        if expr.is_Add:
+            return z3.Sum([self.term(a) for a in expr.args])
+        if expr.is_Mul:
+            out = self.term(expr.args[0])
+            for a in expr.args[1:]:
+                out = out * self.term(a)
+            return out
+        if expr.is_Pow:
+            base, exp = expr.args
+            if exp == sp.Rational(1, 2):
+                return self.root(base)
+            if exp.is_Integer and exp > 0:
+                b = self.term(base)
+                out = b
+                for _ in range(int(exp) - 1):
+                    out = out * b
+                return out
+            if exp.is_Integer and exp < 0:
+                raise ValueError("denominators must be cleared before translation")
+            if exp.is_Rational and exp.q == 2 and exp > 0:
+                return self.term(sp.Pow(base, exp.p)) * self.root(base) if exp.p > 1 else self.root(base)
+        raise ValueError(f"cannot translate {expr} to z3")
+
+    def root(self, radicand: sp.Expr) -> z3.ArithRef:
+        if radicand not in self.roots:
+            s = z3.Real(f"sqrt_{len(self.roots)}")
+            self.roots[radicand] = s
+            self.side.extend([s >= 0, s * s == self.term(radicand)])
+        return self.roots[radicand]
+
+    def condition(self, expr: sp.Expr, rel: str) -> z3.BoolRef:
+        """``expr rel 0`` with the denominator cleared (and required nonzero)."""
+        num, den = sp.fraction(sp.together(expr))
+        n = self.term(sp.expand(num))
+        if den == 1:
+            return _relate(n, rel)
+        d = self.term(sp.expand(den))
+        return z3.And(_relate(n * d, rel), d != 0)
+
+
+def _relate(term: z3.ArithRef, rel: str) -> z3.BoolRef:
+    return {">": term > 0, ">=": term >= 0, "==": term == 0, "!=": term != 0}[rel]
+
+
+def decide(formulas: Iterable[z3.BoolRef], encoder: Z3Encoder, timeout_ms: int = 20_000) -> Decision:
+    """Satisfiability of ``formulas`` (plus the encoder's side conditions)."""
+    solver = z3.SolverFor("QF_NRA")
+    solver.set("timeout", timeout_ms)
+    solver.add(*encoder.side)
+    solver.add(*list(formulas))
+    answer = solver.check()
+    if answer == z3.sat:
+        return Decision.TRUE
+    if answer == z3.unsat:
+        return Decision.FALSE
+    return Decision.UNDECIDED
+
+
+def model_values(formulas: Sequence[z3.BoolRef], encoder: Z3Encoder, names: Sequence[str],
+                 timeout_ms: int = 20_000) -> dict[str, sp.Expr] | None:
+    """A satisfying assignment (exact sympy numbers) for ``names``, or None."""
+    solver = z3.SolverFor("QF_NRA")
+    solver.set("timeout", timeout_ms)
+    solver.add(*encoder.side)
+    solver.add(*formulas)
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    out = {}
+    for name in names:
+        value = model.eval(encoder.var(name), model_completion=True)
+        out[name] = _value(value)
+    return out
+
+
+def _value(value: z3.ExprRef) -> sp.Expr:
+    if z3.is_rational_value(value):
+        return sp.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_algebraic_value(value):
+        x = sp.Symbol("x")
+        poly = sum(_value(c) * x**k for k, c in enumerate(value.poly()))
+        return sp.CRootOf(poly, value.index() - 1)
+    raise TypeError(f"unexpected z3 value {value}")
+
+
+def rational(value: Fraction) -> sp.Rational:
+    return sp.Rational(value.numerator, value.denominator)
