@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence
 
@@ -146,8 +147,15 @@ class IntervalPoly:
 
     terms: tuple[tuple[float, tuple[tuple[int, int], ...]], ...]
 
+    @cached_property
+    def flat(self) -> tuple[tuple[float, tuple[int, ...]], ...]:
+        """Terms as ``(coefficient, slots repeated by exponent)``."""
+        return tuple((coef, tuple(i for i, e in factors for _ in range(e))) for coef, factors in self.terms)
+
     def bounds(self, lo: Sequence[float], hi: Sequence[float]) -> tuple[float, float]:
         """Outward-rounded enclosure of the range over the box ``[lo, hi]``."""
+        if min(lo) >= 0.0:
+            return self._bounds_nonnegative(lo, hi)
         low = high = 0.0
         scale = 0.0
         for coef, factors in self.terms:
@@ -159,6 +167,26 @@ class IntervalPoly:
             low += a
             high += b
             scale += abs(a) + abs(b)
+        pad = _ROUND * (1.0 + scale)
+        return low - pad, high + pad
+
+
+    def _bounds_nonnegative(self, lo: Sequence[float], hi: Sequence[float]) -> tuple[float, float]:
+        """:meth:`bounds` on a box in the nonnegative orthant: monomials are monotone."""
+        low = high = scale = 0.0
+        for coef, slots in self.flat:
+            a = b = 1.0
+            for i in slots:
+                a *= lo[i]
+                b *= hi[i]
+            if coef >= 0.0:
+                low += coef * a
+                high += coef * b
+                scale += coef * (a + b)
+            else:
+                low += coef * b
+                high += coef * a
+                scale -= coef * (a + b)
         pad = _ROUND * (1.0 + scale)
         return low - pad, high + pad
 

@@ -165,6 +165,8 @@ def _special_values(polys: list[sp.Expr], param) -> _Specials:
     rational, irrational = set(), set()
     for poly in polys:
         num = sp.fraction(sp.together(poly))[0]
+        if has_sqrt(num):
+            num = radical_norm(num)
         if not num.has(P):
             continue
         for root in sp.Poly(num, P).real_roots():
@@ -203,37 +205,38 @@ def _triangular(basis: list[sp.Expr], gens: list[sp.Symbol], P) -> list[tuple[di
     Returns ``(values, free, residuals, leading)`` per branch: symbol→formula,
     the free unknowns, basis elements not used (must vanish: kept as
     conditions) and the leading coefficients used (their parameter roots
-    are degenerate values).
+    are degenerate values).  An element that vanishes identically once the
+    lower unknowns are substituted is skipped; an unknown led by no element
+    of positive degree is free.
     """
-    branches: list[tuple[dict, list, list, list]] = [({}, [], [], [])]
-    used = set()
+    branches: list[tuple[dict, list, set, list]] = [({}, [], set(), [])]
     for k in range(len(gens) - 1, -1, -1):
         u = gens[k]
-        leading = [b for b in basis if b.has(u) and not (b.free_symbols & set(gens[:k]))]
-        if not leading:
-            for values, free, _, _ in branches:
-                free.append(str(u))
-            continue
-        pick = min(leading, key=lambda b: (sp.degree(b, u), sp.count_ops(b)))
-        used.add(pick)
+        leading = sorted((b for b in basis if b.has(u) and not (b.free_symbols & set(gens[:k]))),
+                         key=lambda b: (sp.degree(b, u), sp.count_ops(b)))
         new = []
-        for values, free, residuals, lcs in branches:
-            poly = sp.Poly(sp.expand(pick.subs(values)), u)
+        for values, free, used, lcs in branches:
+            pick, poly = _eliminant(leading, values, u)
+            if pick is None:
+                new.append((values, free + [str(u)], used, lcs))
+                continue
             coeffs = [sp.factor(sp.cancel(c)) for c in poly.all_coeffs()]
             if poly.degree() == 1:
                 a, b = coeffs
-                new.append(({**values, u: sp.factor(sp.cancel(-b / a))}, free[:], residuals, lcs + [a]))
+                new.append(({**values, u: sp.factor(sp.cancel(-b / a))}, free[:], used | {pick}, lcs + [a]))
             elif poly.degree() == 2:
                 a, b, c = coeffs
                 disc = sp.factor(sp.expand(b * b - 4 * a * c))
+                # both signs are taken, so |f| * sqrt(g) may be read as f * sqrt(g)
+                radical = sp.sqrt(disc).replace(sp.Abs, lambda arg: arg)
                 for sign in (1, -1):
-                    root = sp.radsimp((-b + sign * sp.sqrt(disc)) / (2 * a))
-                    new.append(({**values, u: root}, free[:], residuals, lcs + [a, disc]))
+                    root = sp.radsimp((-b + sign * radical) / (2 * a))
+                    new.append(({**values, u: root}, free[:], used | {pick}, lcs + [a, disc]))
             else:
                 raise UnsolvedCase(f"degree {poly.degree()} elimination polynomial in {u}")
         branches = new
     out = []
-    for values, free, _, lcs in branches:
+    for values, free, used, lcs in branches:
         residuals = []
         for b in basis:
             if b in used:
@@ -243,6 +246,15 @@ def _triangular(basis: list[sp.Expr], gens: list[sp.Symbol], P) -> list[tuple[di
                 residuals.append(r)
         out.append((values, free, residuals, lcs))
     return out
+
+
+def _eliminant(leading: list[sp.Expr], values: dict, u: sp.Symbol) -> tuple[sp.Expr | None, sp.Poly | None]:
+    """The first basis element of positive degree in ``u`` after substituting ``values``."""
+    for b in leading:
+        poly = sp.Poly(sp.expand(b.subs(values)), u)
+        if poly.degree() >= 1:
+            return b, poly
+    return None, None
 
 
 def _conditions(game, structure, case, fixed, values, residuals, at=None) -> list[tuple[sp.Expr, str]]:
@@ -271,6 +283,23 @@ def _tidy(expr: sp.Expr) -> sp.Expr:
 def has_sqrt(expr: sp.Expr) -> bool:
     """Whether ``expr`` contains a square root."""
     return any(a.is_Pow and a.exp.is_Rational and a.exp.q == 2 for a in sp.preorder_traversal(expr))
+
+
+def radical_norm(expr: sp.Expr) -> sp.Expr:
+    """Multiply out the square roots: resultant with ``s**2 - D`` for each.
+
+    The result is a polynomial without radicals that vanishes wherever
+    ``expr`` (or one of its conjugates) does.
+    """
+    radicals = sorted({a for a in sp.preorder_traversal(expr)
+                       if a.is_Pow and a.exp.is_Rational and a.exp.q == 2}, key=sp.default_sort_key)
+    for k, rad in enumerate(radicals):
+        s = sp.Dummy(f"s{k}")
+        base = rad.base
+        expr = sp.expand(expr.subs(rad, s ** rad.exp.p if rad.exp.p > 0 else 1 / s ** (-rad.exp.p)))
+        num = sp.fraction(sp.together(expr))[0]
+        expr = sp.resultant(sp.expand(num), s * s - base, s)
+    return sp.expand(expr)
 
 
 def in_domain(param, value: sp.Expr) -> bool:

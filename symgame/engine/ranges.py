@@ -27,7 +27,7 @@ import z3
 
 from ..model.decide import Decision
 from ..model.parameters import Parameter
-from .parametric import CaseBranch, has_sqrt
+from .parametric import CaseBranch, has_sqrt, radical_norm
 from .z3terms import Z3Encoder, decide
 
 MAX_BORDER_POLYS = 400
@@ -161,24 +161,11 @@ def _parameter_factors(expr: sp.Expr, P: sp.Symbol) -> list[sp.Poly]:
     """Irreducible factors in ``P`` of ``expr`` after removing square roots."""
     expr = sp.expand(expr)
     if has_sqrt(expr):
-        expr = _norm(expr)
+        expr = radical_norm(expr)
     if expr.free_symbols - {P} or not expr.has(P):
         return []
     poly = sp.Poly(expr, P, domain="QQ")
     return [f for f, _ in poly.factor_list()[1] if f.degree() > 0]
-
-
-def _norm(expr: sp.Expr) -> sp.Expr:
-    """Multiply out the square roots: resultant with ``s**2 - D`` for each."""
-    radicals = sorted({a for a in sp.preorder_traversal(expr)
-                       if a.is_Pow and a.exp.is_Rational and a.exp.q == 2}, key=sp.default_sort_key)
-    for k, rad in enumerate(radicals):
-        s = sp.Dummy(f"s{k}")
-        base = rad.base
-        expr = sp.expand(expr.subs(rad, s ** rad.exp.p if rad.exp.p > 0 else 1 / s ** (-rad.exp.p)))
-        num = sp.fraction(sp.together(expr))[0]
-        expr = sp.resultant(sp.expand(num), s * s - base, s)
-    return sp.expand(expr)
 
 
 # --------------------------------------------------------------------------- cells

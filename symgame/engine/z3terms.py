@@ -123,3 +123,19 @@ def _value(value: z3.ExprRef) -> sp.Expr:
 
 def rational(value: Fraction) -> sp.Rational:
     return sp.Rational(value.numerator, value.denominator)
+
+
+def polynomial_term(poly: sp.Poly, variables: Sequence[z3.ArithRef]) -> z3.ArithRef:
+    """A z3 term for ``poly`` with its generators mapped to ``variables``.
+
+    Built straight from the monomials (no sympy expression walk), so that a
+    game's derivatives are translated once and reused for every case.
+    """
+    terms = []
+    for monom, coeff in poly.terms():
+        q = sp.Rational(coeff)
+        factors = [z3.RealVal(f"{q.p}/{q.q}")]
+        for var, e in zip(variables, monom):
+            factors.extend([var] * e)
+        terms.append(factors[0] if len(factors) == 1 else z3.Product(factors))
+    return z3.Sum(terms) if len(terms) > 1 else (terms[0] if terms else z3.RealVal(0))

@@ -1,0 +1,353 @@
+"""The equilibrium atlas of a one-parameter polynomial game.
+
+Pipeline (each stage exact or sound):
+
+1. :class:`~symgame.engine.casesplit.CaseSearch` enumerates all
+   ``3**n`` leader-face / responder-sign combinations with interval pruning
+   on pieces of the parameter domain;
+2. each survivor is refuted, if possible, by interval bisection on every
+   piece where it survived, then by z3 over the whole domain;
+3. the rest are solved exactly (:mod:`symgame.engine.parametric`) and their
+   ranges derived (:mod:`symgame.engine.ranges`);
+4. branches with the same leader formulas are merged into families.
+
+Work is split into independent units run by a pluggable ``map`` (serial,
+local processes, or Dask); finished units are appended to a checkpoint file
+so that an interrupted run resumes without repeating them.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import sympy as sp
+import z3
+
+from ..model.decide import Decision
+from ..model.polygame import PolynomialGame
+from .casesplit import CaseSearch, SearchTask, Structure, detect_structure, parameter_pieces, total_cases
+from .parametric import CaseBranch, fixed_values, solve_case
+from .ranges import BranchRange, ParamInterval, branch_range
+from .z3terms import Z3Encoder, polynomial_term
+
+Mapper = Callable[[Callable, Sequence], list]
+DEFAULT_BUDGET = 3**14
+Z3_FILTER_MS = 300
+
+
+class CaseSpaceTooLarge(ValueError):
+    """The raw case space exceeds the budget."""
+
+
+@dataclass(frozen=True)
+class SolvedBranch:
+    branch: CaseBranch
+    range: BranchRange
+
+
+@dataclass(frozen=True)
+class CaseVerdict:
+    """What happened to one surviving case."""
+
+    case: str
+    stage: str                 # "bisection", "z3", "solved", "empty"
+    branches: tuple[SolvedBranch, ...] = ()
+    unsolved: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Family:
+    """Branches sharing the same leader formulas, with the union of their ranges."""
+
+    ident: str
+    leaders: tuple[tuple[str, sp.Expr], ...]
+    point: sp.Rational | None
+    members: tuple[SolvedBranch, ...]
+
+    @property
+    def intervals(self) -> list[ParamInterval]:
+        return [iv for m in self.members for iv in m.range.intervals]
+
+    @property
+    def continuum(self) -> bool:
+        return any(m.branch.free for m in self.members)
+
+
+@dataclass
+class AtlasStats:
+    raw_cases: int = 0
+    search_nodes: int = 0
+    search_pruned: int = 0
+    survivors: int = 0
+    refuted_bisection: int = 0
+    refuted_z3: int = 0
+    solved: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Atlas:
+    game: PolynomialGame
+    structure: Structure
+    families: tuple[Family, ...]
+    verdicts: tuple[CaseVerdict, ...]
+    stats: AtlasStats
+
+    @property
+    def unsolved(self) -> list[str]:
+        return [f"{v.case}: {u}" for v in self.verdicts for u in v.unsolved]
+
+
+# --------------------------------------------------------------------------- work units
+
+def run_search_task(game: PolynomialGame, structure: Structure, task: SearchTask):
+    return case_search(game, structure).run(task)
+
+
+def analyse_case(game: PolynomialGame, structure: Structure, case: str, pieces: tuple[int, ...]) -> CaseVerdict:
+    """Refute (z3 with a short budget, then interval bisection) or solve one surviving case.
+
+    ``pieces`` are the parameter pieces on which the case survived the search.
+    """
+    feasible = z3_case_feasibility(game, structure, case, Z3_FILTER_MS)
+    if feasible is Decision.FALSE:
+        return CaseVerdict(case, "z3")
+    if feasible is Decision.UNDECIDED:
+        search = case_search(game, structure)
+        if all(search.refute(k, case) for k in pieces):
+            return CaseVerdict(case, "bisection")
+    solution = solve_case(game, structure, case)
+    param = game.parameters[0]
+    solved = []
+    for b in solution.branches:
+        r = branch_range(b, param)
+        if r.intervals or r.undecided_cells or not r.complete:
+            solved.append(SolvedBranch(b, r))
+    stage = "solved" if solved or solution.unsolved else "empty"
+    return CaseVerdict(case, stage, tuple(solved), solution.unsolved)
+
+
+def z3_case_feasibility(game: PolynomialGame, structure: Structure, case: str, timeout_ms: int) -> Decision:
+    """Exact satisfiability of the raw case system over the whole domain."""
+    return case_encoding(game).feasibility(structure, case, timeout_ms)
+
+
+class CaseEncoding:
+    """The game's first-order conditions as z3 terms, translated once per process.
+
+    A case then costs only a substitution of its pinned variables and one
+    nlsat call (translating sympy expressions case by case cost ten times
+    more than solving).
+    """
+
+    def __init__(self, game: PolynomialGame):
+        self.vars = {str(g): z3.Real(str(g)) for g in game.generators}
+        ordered = [self.vars[str(g)] for g in game.generators]
+        self.derivative = {x: polynomial_term(game.derivatives[x], ordered) for x in game.variables}
+        enc = Z3Encoder(names=dict(self.vars))
+        self.domain = [enc.condition(e, r) for p in game.parameters for e, r in p.bound_conditions()]
+
+    def feasibility(self, structure: Structure, case: str, timeout_ms: int) -> Decision:
+        pins = [(self.vars[x], z3.RealVal(v)) for x, v in fixed_values(structure, case).items()]
+        solver = z3.SolverFor("QF_NRA")
+        solver.set("timeout", timeout_ms)
+        solver.add(*self.domain)
+        for x, c in zip(structure.order, case):
+            g = z3.simplify(z3.substitute(self.derivative[x], *pins)) if pins else self.derivative[x]
+            v = self.vars[x]
+            solver.add({"L": g <= 0, "U": g >= 0, "-": g < 0, "+": g > 0}.get(c, g == 0))
+            if c == "I":
+                solver.add(v > 0, v < 1)
+            elif c == "0":
+                solver.add(v >= 0, v <= 1)
+        answer = solver.check()
+        if answer == z3.unsat:
+            return Decision.FALSE
+        return Decision.TRUE if answer == z3.sat else Decision.UNDECIDED
+
+
+_PROCESS_CACHE: dict[tuple[str, str], tuple[object, object]] = {}
+
+
+def _cached(kind: str, game: PolynomialGame, build: Callable[[], object]):
+    """One compiled object per game and process.
+
+    Work units arrive with a freshly unpickled copy of the game, so the
+    cache compares games by value, not identity.
+    """
+    key = (kind, game.name)
+    hit = _PROCESS_CACHE.get(key)
+    if hit is None or (hit[0] is not game and hit[0] != game):
+        hit = (game, build())
+        _PROCESS_CACHE[key] = hit
+    return hit[1]
+
+
+def case_encoding(game: PolynomialGame) -> CaseEncoding:
+    """The :class:`CaseEncoding` of ``game``, cached for the life of the process."""
+    return _cached("z3", game, lambda: CaseEncoding(game))
+
+
+def case_search(game: PolynomialGame, structure: Structure) -> CaseSearch:
+    """The compiled :class:`CaseSearch` of ``game``, cached for the life of the process."""
+    return _cached("search", game, lambda: CaseSearch(game, structure, parameter_pieces(game)))
+
+
+# --------------------------------------------------------------------------- executors
+
+def serial_map(fn: Callable, items: Sequence) -> list:
+    return [fn(*item) for item in items]
+
+
+def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> list:
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_star, [(fn, item) for item in items], chunksize=max(1, len(items) // 64)))
+
+
+def dask_map(address: str) -> Mapper:
+    """A mapper that runs units on the Dask scheduler at ``address``."""
+    from distributed import Client
+
+    def run(fn: Callable, items: Sequence) -> list:
+        with Client(address) as client:
+            futures = client.map(_star, [(fn, item) for item in items], pure=False)
+            return client.gather(futures)
+    return run
+
+
+def _star(pair):
+    fn, item = pair
+    return fn(*item)
+
+
+# --------------------------------------------------------------------------- the pipeline
+
+def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: Path | None = None,
+                budget: int = DEFAULT_BUDGET, progress: bool = False) -> Atlas:
+    """Derive every equilibrium family of ``game`` for every parameter value."""
+    structure = detect_structure(game)
+    raw = total_cases(structure)
+    if raw > budget:
+        raise CaseSpaceTooLarge(f"{raw} raw cases (3^{len(structure.order)}) exceed the budget of {budget}; "
+                                "raise it with --budget N")
+    stats = AtlasStats(raw_cases=raw)
+    store = _Checkpoint(checkpoint)
+    search = case_search(game, structure)
+    tasks = search.tasks(prefix_length=2)
+    t0 = time.perf_counter()
+    pending = [t for t in tasks if store.search_key(t) not in store.search]
+    for chunk in _chunks([(game, structure, t) for t in pending]):
+        for r in mapper(run_search_task, chunk):
+            store.add_search(r)
+        _say(progress, f"search: {len(store.search)}/{len(tasks)} tasks done")
+    survivors: dict[str, list[int]] = defaultdict(list)
+    for t in tasks:
+        rec = store.search[store.search_key(t)]
+        stats.search_nodes += rec["nodes"]
+        stats.search_pruned += rec["pruned"]
+        for c in rec["survivors"]:
+            survivors[c].append(t.piece_index)
+    stats.survivors = len(survivors)
+    stats.seconds["search"] = time.perf_counter() - t0
+    _say(progress, f"search: {raw} raw cases, {len(survivors)} survive interval pruning")
+    t0 = time.perf_counter()
+    units = [(game, structure, c, tuple(sorted(set(survivors[c])))) for c in sorted(survivors)]
+    todo = [u for u in units if u[2] not in store.refuted]
+    verdicts = []
+    for chunk in _chunks(todo):
+        for v in mapper(analyse_case, chunk):
+            store.add_verdict(v)
+            verdicts.append(v)
+        _say(progress, f"cases: {len(verdicts)}/{len(todo)} analysed")
+    all_verdicts = [v for v in verdicts if v.stage in ("solved",)]
+    for v in verdicts:
+        if v.stage == "bisection":
+            stats.refuted_bisection += 1
+        elif v.stage == "z3":
+            stats.refuted_z3 += 1
+    for case, stage in store.refuted.items():
+        if case not in {v.case for v in verdicts}:
+            stats.refuted_bisection += stage == "bisection"
+            stats.refuted_z3 += stage == "z3"
+    stats.solved = len(all_verdicts)
+    stats.seconds["cases"] = time.perf_counter() - t0
+    _say(progress, f"cases: {stats.refuted_bisection} refuted by bisection, {stats.refuted_z3} by z3, "
+                   f"{stats.solved} with solutions")
+    families = merge_families(game, structure, all_verdicts)
+    return Atlas(game, structure, tuple(families), tuple(sorted(all_verdicts, key=lambda v: v.case)), stats)
+
+
+def merge_families(game: PolynomialGame, structure: Structure, verdicts: Iterable[CaseVerdict]) -> list[Family]:
+    """Group branches by their leader formulas (and point, for special values)."""
+    groups: dict[tuple, list[SolvedBranch]] = defaultdict(list)
+    for v in verdicts:
+        for sb in v.branches:
+            if not sb.range.intervals:
+                continue
+            values = sb.branch.value_map
+            key = (str(sb.branch.point), tuple(sp.srepr(sp.simplify(values[x])) for x in structure.leaders))
+            groups[key].append(sb)
+    families = []
+    for key, members in groups.items():
+        first = members[0].branch
+        leaders = tuple((x, first.value_map[x]) for x in structure.leaders)
+        families.append((members, leaders, first.point))
+    families.sort(key=lambda f: (min(float(iv.lower) for m in f[0] for iv in m.range.intervals),
+                                 f[1].__repr__()))
+    return [Family(f"F{k + 1}", leaders, point, tuple(sorted(members, key=lambda m: m.branch.case)))
+            for k, (members, leaders, point) in enumerate(families)]
+
+
+def _chunks(items: list, parts: int = 8) -> list[list]:
+    size = max(1, -(-len(items) // parts))
+    return [items[k:k + size] for k in range(0, len(items), size)]
+
+
+def _say(progress: bool, text: str) -> None:
+    if progress:
+        print(text, file=sys.stderr, flush=True)
+
+
+class _Checkpoint:
+    """Append-only JSON-lines record of finished search tasks and refuted cases."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.search: dict[str, dict] = {}
+        self.refuted: dict[str, str] = {}
+        if path is not None and path.exists():
+            for line in path.read_text().splitlines():
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a torn last line from an interrupted write
+                if rec.get("kind") == "search":
+                    self.search[rec["key"]] = rec
+                elif rec.get("kind") == "refuted":
+                    self.refuted[rec["case"]] = rec["stage"]
+
+    @staticmethod
+    def search_key(task: SearchTask) -> str:
+        return f"{task.piece_index}:{task.prefix}"
+
+    def _append(self, rec: dict) -> None:
+        if self.path is not None:
+            with self.path.open("a") as fh:
+                fh.write(json.dumps(rec, sort_keys=True) + "\n")
+
+    def add_search(self, result) -> None:
+        rec = {"kind": "search", "key": self.search_key(result.task), "survivors": list(result.survivors),
+               "nodes": result.nodes, "pruned": result.pruned}
+        self.search[rec["key"]] = rec
+        self._append(rec)
+
+    def add_verdict(self, verdict: CaseVerdict) -> None:
+        if verdict.stage in ("bisection", "z3", "empty"):
+            self.refuted[verdict.case] = verdict.stage
+            self._append({"kind": "refuted", "case": verdict.case, "stage": verdict.stage})
