@@ -18,6 +18,7 @@ so that an interrupted run resumes without repeating them.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import sys
 import time
 from collections import defaultdict
@@ -33,7 +34,7 @@ from ..model.polygame import PolynomialGame
 from .casesplit import CaseSearch, SearchTask, Structure, detect_structure, parameter_pieces, total_cases
 from .parametric import CaseBranch, fixed_values, solve_case
 from .ranges import BranchRange, ParamInterval, branch_range
-from .z3terms import Z3Encoder, polynomial_term
+from .z3terms import Z3Encoder, model_values, polynomial_term
 
 Mapper = Callable[[Callable, Sequence], list]
 DEFAULT_BUDGET = 3**14
@@ -101,6 +102,51 @@ class Atlas:
     @property
     def unsolved(self) -> list[str]:
         return [f"{v.case}: {u}" for v in self.verdicts for u in v.unsolved]
+
+    def members_at(self, value: Fraction) -> list[tuple[Family, SolvedBranch]]:
+        """For each family valid at the parameter ``value``, its first member valid there."""
+        out = []
+        for family in self.families:
+            for member in family.members:
+                if any(iv.contains(value) for iv in member.range.intervals):
+                    out.append((family, member))
+                    break
+        return out
+
+
+@dataclass(frozen=True)
+class Witness:
+    """One exact profile of a family at a parameter value."""
+
+    family: str
+    profile: dict[str, sp.Expr]
+    continuum: bool
+
+
+def branch_witness(game: PolynomialGame, member: SolvedBranch, value: Fraction,
+                   timeout_ms: int = 20_000) -> dict[str, sp.Expr] | None:
+    """Exact values of every variable of ``member`` at the parameter ``value``.
+
+    Free variables take a point of their (polyhedral) set found by z3; the
+    result is None only if z3 gives up.
+    """
+    P = game.symbol(game.parameter_names[0])
+    v = sp.Rational(value.numerator, value.denominator)
+    values = {x: sp.radsimp(sp.sympify(e).subs(P, v)) for x, e in member.branch.values}
+    free = list(member.branch.free)
+    if free:
+        enc = Z3Encoder()
+        formulas = []
+        for expr, rel in member.branch.conditions:
+            e = expr.subs(P, v)
+            if not e.is_number:
+                formulas.append(enc.condition(e, rel))
+        chosen = model_values(formulas, enc, free, timeout_ms)
+        if chosen is None:
+            return None
+        subs = {game.symbol(z): chosen[z] for z in free}
+        values = {x: sp.radsimp(e.subs(subs)) for x, e in values.items()}
+    return {x: values[x] for x in game.variables}
 
 
 # --------------------------------------------------------------------------- work units
