@@ -103,14 +103,15 @@ class Atlas:
     def unsolved(self) -> list[str]:
         return [f"{v.case}: {u}" for v in self.verdicts for u in v.unsolved]
 
-    def members_at(self, value: Fraction) -> list[tuple[Family, SolvedBranch]]:
-        """For each family valid at the parameter ``value``, its first member valid there."""
+    def members_at(self, value: Fraction, every: bool = False) -> list[tuple[Family, SolvedBranch]]:
+        """For each family valid at the parameter ``value``, its first member valid there (all with ``every``)."""
         out = []
         for family in self.families:
             for member in family.members:
                 if any(iv.contains(value) for iv in member.range.intervals):
                     out.append((family, member))
-                    break
+                    if not every:
+                        break
         return out
 
 

@@ -322,3 +322,30 @@ def _merge(cells: Sequence[Cell], truth: Sequence[bool]) -> list[ParamInterval]:
     if start is not None:
         out.append(ParamInterval(start[0], start[1], last[0], last[1] if last[0] is not None else False))
     return out
+
+
+# --------------------------------------------------------------------------- exact endpoints
+
+def algebraic_endpoint(value: sp.Expr, P: sp.Symbol) -> Endpoint:
+    """The :class:`Endpoint` of a real algebraic number given in closed form (e.g. ``(3+sqrt(97))/4``)."""
+    value = sp.nsimplify(value) if isinstance(value, float) else sp.sympify(value)
+    if value.is_Rational:
+        return rational_endpoint(Fraction(int(value.p), int(value.q)), P)
+    poly = sp.Poly(sp.minimal_polynomial(value, P), P, domain="QQ")
+    approx = sp.N(value, 40)
+    for (a, b), _ in poly.intervals(eps=Fraction(1, 10**12)):
+        if sp.Rational(a) <= approx <= sp.Rational(b):
+            return Endpoint(sp.radsimp(value), poly.as_expr(), Fraction(int(a.p), int(a.q)),
+                            Fraction(int(b.p), int(b.q)))
+    raise ValueError(f"{value} is not a real algebraic number")  # pragma: no cover
+
+
+def compare_endpoints(x: Endpoint, y: Endpoint) -> int:
+    """Exact sign of ``x - y``."""
+    if x.upper < y.lower:
+        return -1
+    if y.upper < x.lower:
+        return 1
+    if _same(x, y):
+        return 0
+    return int(sp.sign(sp.N(x.value - y.value, 50)))  # distinct algebraic numbers: a nonzero sign

@@ -18,6 +18,7 @@ import sympy as sp
 
 from ..model.parameters import parameter_symbol, parse_domain
 from ..model.polygame import PolynomialGame, PolyPlayer
+from ..verify.printed import PrintedSolution
 
 RANK = {"A": 4, "K": 3, "Q": 2, "J": 1}
 VARIABLES = {1: ("a1", "b1", "c1", "d1"), 2: ("a2", "b2", "c2", "d2"), 3: ("b3", "c3", "d3")}
@@ -109,30 +110,81 @@ def build_game() -> PolynomialGame:
                           "Billingham's simplified three-player Kuhn poker (payoffs from the rules)")
 
 
-# Published solutions (section 3, eqs. (5)-(18)): leader frequencies and range of P.
-# Used only to compare with the derived atlas; never as input to it.
-PUBLISHED = {
-    "1a": ({"a1": "0", "b1": "0", "a2": "0", "b2": "0"}, ("2", "2")),
-    "1": ({"a1": "0", "b1": "0", "a2": "0", "b2": "0", "b3": "2/(P+1)"}, ("2", "3")),
-    "2a": ({"a1": "0", "b1": "0", "b3": "1/2"}, ("3", "3")),
-    "2": ({"a1": "0", "b1": "0", "a2": "1/2", "b2": "1/(P+1)", "b3": "2/(P+1)"}, ("3", "P4")),
-    "3": ({"a1": "0", "b1": "0"}, ("P3", "P4")),
-    "4": ({"a1": "0", "b1": "0", "a2": "(5-P)/2", "b2": "(5-P)/(P+1)", "b3": "4*(P-2)/(3*(P+1))"},
-          ("P3", "7/2")),
-    "5a": ({"a1": "0", "b1": "0", "b3": "4/9"}, ("7/2", "7/2")),
-    "5": ({"a1": "0", "b1": "0", "a2": "1", "b2": "2/(P+1)", "b3": "2/(P+1)"}, ("7/2", "4")),
-    "6": ({"a1": "(4-P)*(P+1)", "b1": "2*(4-P)", "a2": "1", "b2": "2/(P+1)", "b3": "2*(P-3)/(P+1)"},
-          ("P6", "4")),
-    "7": ({"a1": "1/2", "b1": "1/(P+1)", "a2": "1", "b2": "2/(P+1)", "b3": "(2*P+1)/(P+1)^2"},
-          ("P6", "P9")),
-    "8": ({"a1": "(9-2*P)*(P+1)/2", "b1": "9-2*P", "a2": "1", "b2": "2/(P+1)", "b3": "(2*P-7)/(P+1)"},
-          ("P8", "P9")),
-    "9": ({"a1": "1", "b1": "2/(P+1)", "a2": "1", "b2": "2/(P+1)", "b3": "2*P/(P+1)^2"}, ("P8", "5")),
-    "10a": ({"a1": "1", "a2": "1", "b2": "1/3", "b3": "5/18"}, ("5", "5")),
-    "10": ({"a1": "1", "b1": "2/P", "a2": "1", "b2": "2/(P+1)", "b3": "2*P/(P+1)^2"}, ("5", "oo")),
-}
-# Named endpoints as printed: P3 = (3+sqrt(97))/4, P4 = (3+sqrt(15))/2, P6 = (3+sqrt(23))/2,
-# P8 = (7+sqrt(105))/4, P9 = (7+sqrt(113))/4.
-PUBLISHED_POINTS = {"P3": sp.Rational(3, 4) + sp.sqrt(97) / 4, "P4": sp.Rational(3, 2) + sp.sqrt(15) / 2,
-                    "P6": sp.Rational(3, 2) + sp.sqrt(23) / 2, "P8": sp.Rational(7, 4) + sp.sqrt(105) / 4,
-                    "P9": sp.Rational(7, 4) + sp.sqrt(113) / 4}
+# --------------------------------------------------------------------------- the printed solutions
+
+def printed_solutions() -> list[PrintedSolution]:
+    """Solutions 1a-10 of section 3, eqs. (5)-(18), transcribed as printed.
+
+    Used only to compare with the derived atlas, never as input to it.
+    Formulas that refer to other frequencies (Solution 3: ``b2 = 2 a2/(P+1)``)
+    are substituted in order.  Solution 10a's two cases (``b1 = 1/3`` and
+    ``b1 > 1/3``) are two entries.
+    """
+    s = {n: _v(n) for n in "a1 b1 c1 d1 a2 b2 c2 d2 b3 c3 d3 P".split()}
+    P = s["P"]
+    R = sp.Rational
+    P3, P4, P6 = R(3, 4) + sp.sqrt(97) / 4, R(3, 2) + sp.sqrt(15) / 2, R(3, 2) + sp.sqrt(23) / 2
+    P8, P9 = R(7, 4) + sp.sqrt(105) / 4, R(7, 4) + sp.sqrt(113) / 4
+    low = (2 * P - 4) / (P + 1)
+
+    def between(lo, expr, hi):
+        return ((expr - lo, ">="), (hi - expr, ">="))
+
+    def sol(label, eq, values, lo, hi, free=(), constraints=()):
+        subs, out = {}, {}
+        for x, e in values.items():
+            out[x] = sp.sympify(e).subs(subs)
+            subs[s[x]] = out[x]
+        for z in free:
+            out[z] = s[z]
+        cons = tuple((sp.sympify(e).subs(subs), r) for e, r in constraints)
+        return PrintedSolution(label, f"Solution {label}", eq, tuple((x, out[x]) for x in VARIABLE_ORDER),
+                               tuple(free), cons, sp.sympify(lo), None if hi is None else sp.sympify(hi))
+
+    a2, b1, b3 = s["a2"], s["b1"], s["b3"]
+    c1, d1, c2, d2, c3, d3 = (s[n] for n in "c1 d1 c2 d2 c3 d3".split())
+    return [
+        sol("1a", "(5)", dict(a1=0, b1=0, a2=0, b2=0, c1=0, d2=0), 2, 2, ("b3", "c3", "d1", "c2", "d3"),
+            (*between(0, b3, R(2, 3)), (b3 - c3 - d1, ">="), (b3 - c2 - d3, ">="))),
+        sol("1", "(6)", dict(a1=0, b1=0, a2=0, b2=0, b3=2 / (P + 1), c1=0, d2=low), 2, 3, ("c3", "d1", "c2", "d3"),
+            (*between(low, c3 + d1, 2 / (P + 1)), *between(low, c2 + d3, 2 / (P + 1)))),
+        sol("2a", "(7)", dict(a1=0, b1=0, b2=a2 / 2, b3=R(1, 2), c1=0, d2=(1 + a2) / 2, c3=0, d1=R(1, 2)), 3, 3,
+            ("a2", "c2", "d3"), ((R(1, 2) - a2, ">="), *between(R(1, 2), c2 + d3, R(1, 2) + a2 / 2))),
+        sol("2", "(8)", dict(a1=0, b1=0, a2=R(1, 2), b2=1 / (P + 1), b3=2 / (P + 1), c1=2 * P - 6,
+                             d2=(3 + 6 * P - 2 * P**2) / (P + 1), c3=0, d1=low), 3, P4, ("c2", "d3"),
+            between(low, c2 + d3, 3 / (P + 1))),
+        sol("3", "(9)", dict(a1=0, b1=0, a2=(4 - P**2 + sp.sqrt(P**4 - 4 * P**3 + 4 * P**2 + 12 * P + 12)) / 2,
+                             b2=2 * a2 / (P + 1), b3=(2 - s["b2"]) / (P + a2), c1=(2 * P - 4 + 2 * a2) / (P + 1),
+                             d2=0, c3=0, d1=low), P3, P4, ("c2", "d3"),
+            between(low, c2 + d3, s["b2"] + b3)),
+        sol("4", "(10)", dict(a1=0, b1=0, a2=(5 - P) / 2, b2=(5 - P) / (P + 1), b3=4 * (P - 2) / (3 * (P + 1)),
+                              c1=1, d2=0, c3=0, d1=low), P3, R(7, 2), ("c2", "d3"),
+            between(low, c2 + d3, (P + 7) / (3 * (P + 1)))),
+        sol("5a", "(11)", dict(a1=0, b1=0, b2=4 * a2 / 9, b3=R(4, 9), c1=1, d2=4 * a2 / 9 - R(1, 3), c3=0,
+                               d1=R(2, 3)), R(7, 2), R(7, 2), ("a2", "c2", "d3"),
+            ((a2 - R(3, 4), ">="), *between(R(2, 3), c2 + d3, 4 * (1 + a2) / 9))),
+        sol("5", "(12)", dict(a1=0, b1=0, a2=1, b2=2 / (P + 1), b3=2 / (P + 1), c1=1, d2=(P - 3) / (P + 1), c3=0,
+                              d1=low), R(7, 2), 4, ("c2", "d3"), between(low, c2 + d3, 4 / (P + 1))),
+        sol("6", "(13)", dict(a1=(4 - P) * (P + 1), b1=2 * (4 - P), a2=1, b2=2 / (P + 1), b3=2 * (P - 3) / (P + 1),
+                              c1=1, d2=(5 + 7 * P - 2 * P**2) / (P + 1), c3=0, d1=(4 + 8 * P - 2 * P**2) / (P + 1),
+                              c2=0, d3=low), P6, 4),
+        sol("7", "(14)", dict(a1=R(1, 2), b1=1 / (P + 1), a2=1, b2=2 / (P + 1), b3=(2 * P + 1) / (P + 1)**2, c1=1,
+                              d2=(P - 2) / (P + 1), c3=(2 * P**2 - 6 * P - 7) / (P + 1),
+                              d1=(4 + 8 * P - 2 * P**2) / (P + 1), c2=0, d3=low), P6, P9),
+        sol("8", "(15)", dict(a1=(9 - 2 * P) * (P + 1) / 2, b1=9 - 2 * P, a2=1, b2=2 / (P + 1),
+                              b3=(2 * P - 7) / (P + 1), c1=1, d2=(6 + 8 * P - 2 * P**2) / (P + 1), c3=1,
+                              d1=(4 + 8 * P - 2 * P**2) / (P + 1), c2=0, d3=low), P8, P9),
+        sol("9", "(16)", dict(a1=1, b1=2 / (P + 1), a2=1, b2=2 / (P + 1), b3=2 * P / (P + 1)**2, c3=1,
+                              d1=(P - 3) / (P + 1), c2=0, d3=low), P8, 5, ("c1", "d2"),
+            ((c1 + d2 - 2 * P / (P + 1), "=="),)),
+        sol("10a", "(17), b1 = 1/3", dict(a1=1, b1=R(1, 3), a2=1, b2=R(1, 3), b3=R(5, 18), c3=1, d1=R(1, 3), c2=0,
+                                          d3=1), 5, 5, ("c1", "d2"), ((c1 + d2 - R(5, 3), "=="),)),
+        sol("10a", "(17), b1 > 1/3", dict(a1=1, a2=1, b2=R(1, 3), b3=R(5, 18), c1=R(2, 3), d2=1, c3=1,
+                                          d1=R(1, 3), c2=0, d3=1), 5, 5, ("b1",),
+            ((b1 - R(1, 3), ">"), (R(2, 5) - b1, ">="))),
+        sol("10", "(18)", dict(a1=1, b1=2 / P, a2=1, b2=2 / (P + 1), b3=2 * P / (P + 1)**2, c1=(P - 1) / (P + 1),
+                               d2=1, c3=1, d1=(P - 3) / (P + 1), c2=(P - 5) / (P + 1), d3=1), 5, None),
+    ]
+
+
+VARIABLE_ORDER = ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "b3", "c3", "d3")

@@ -1,0 +1,188 @@
+"""Checks of a derived atlas: certificates, subsumed families, coexistence, numeric cross-check.
+
+* :func:`certify_atlas` proves each family member on each interval of its
+  range (:func:`~symgame.verify.polycert.certify_profile_set` and
+  :func:`~symgame.verify.polycert.certify_nonempty`).
+* :func:`subsumed_families` finds families whose every profile belongs to
+  another family (a boundary member found by a separate case, such as
+  Billingham's Solution 1a with ``b3 = 0``).
+* :func:`coexistence` counts the distinct families on every cell of the
+  parameter line cut at all range endpoints.
+* :func:`numeric_crosscheck` runs an independent numeric search (logit
+  homotopy, :mod:`symgame.numeric.polygame`) at sample parameter values
+  and checks that each equilibrium it finds lies in a family of the atlas
+  valid there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Mapping, Sequence
+
+import numpy as np
+import sympy as sp
+
+from ..engine.atlas import Atlas, Family, SolvedBranch
+from ..engine.ranges import Endpoint, ParamInterval, compare_endpoints
+from ..model.decide import Decision
+from ..numeric.polygame import numeric_equilibria
+from .polycert import Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set
+
+NUMERIC_TOLERANCE = 1e-4
+
+
+@dataclass(frozen=True)
+class MemberCertificate:
+    family: str
+    case: str
+    interval: ParamInterval
+    sound: Certificate
+    nonempty: Certificate
+
+    @property
+    def proved(self) -> bool:
+        return self.sound.decision is Decision.TRUE and self.nonempty.decision is Decision.TRUE
+
+
+def certify_atlas(atlas: Atlas) -> list[MemberCertificate]:
+    """Whole-range z3 certificates for every member and interval of every family."""
+    out = []
+    for family in atlas.families:
+        for member in family.members:
+            pset = ProfileSet.from_branch(member.branch)
+            for iv in member.range.intervals:
+                out.append(MemberCertificate(family.ident, member.branch.case, iv,
+                                             certify_profile_set(atlas.game, pset, iv),
+                                             certify_nonempty(atlas.game, pset, iv)))
+    return out
+
+
+# --------------------------------------------------------------------------- subsumption
+
+@dataclass(frozen=True)
+class Subsumption:
+    family: str
+    within: str
+    certificate: Certificate
+
+
+def subsumed_families(atlas: Atlas) -> list[Subsumption]:
+    """Families all of whose profiles (on all of their ranges) lie in one other family."""
+    out = []
+    for a in atlas.families:
+        for b in atlas.families:
+            if a is b or b.ident in {s.family for s in out}:
+                continue
+            if not all(_inside_some(iv, b) for iv in a.intervals):
+                continue
+            others = [(ProfileSet.from_branch(m.branch), iv) for m in b.members for iv in m.range.intervals]
+            proofs = [certify_covered(atlas.game, ProfileSet.from_branch(m.branch), iv, others)
+                      for m in a.members for iv in m.range.intervals]
+            if all(p.decision is Decision.TRUE for p in proofs):
+                out.append(Subsumption(a.ident, b.ident, proofs[0]))
+                break
+    return out
+
+
+def _inside_some(iv: ParamInterval, family: Family) -> bool:
+    return any(_interval_within(iv, other) for other in family.intervals)
+
+
+def _interval_within(inner: ParamInterval, outer: ParamInterval) -> bool:
+    lo = compare_endpoints(inner.lower, outer.lower)
+    if lo < 0 or (lo == 0 and inner.lower_closed and not outer.lower_closed):
+        return False
+    if outer.upper is None:
+        return True
+    if inner.upper is None:
+        return False
+    hi = compare_endpoints(inner.upper, outer.upper)
+    return hi < 0 or (hi == 0 and not (inner.upper_closed and not outer.upper_closed))
+
+
+# --------------------------------------------------------------------------- coexistence
+
+@dataclass(frozen=True)
+class CoexistenceCell:
+    """A point or open interval of the parameter line and the families valid on all of it."""
+
+    lower: Endpoint
+    upper: Endpoint | None
+    is_point: bool
+    families: tuple[str, ...]
+
+
+def coexistence(atlas: Atlas, hidden: Sequence[str] = ()) -> list[CoexistenceCell]:
+    """Distinct families on every cell cut by the range endpoints (``hidden`` families skipped)."""
+    families = [f for f in atlas.families if f.ident not in hidden]
+    points: list[Endpoint] = []
+    for f in families:
+        for iv in f.intervals:
+            for e in (iv.lower, iv.upper):
+                if e is not None and not any(compare_endpoints(e, q) == 0 for q in points):
+                    points.append(e)
+    points.sort(key=lambda e: (float(e), e.lower))
+    cells = []
+    for k, p in enumerate(points):
+        cells.append(CoexistenceCell(p, p, True, _valid_on(families, p, p, True)))
+        nxt = points[k + 1] if k + 1 < len(points) else None
+        cells.append(CoexistenceCell(p, nxt, False, _valid_on(families, p, nxt, False)))
+    return cells
+
+
+def _valid_on(families: Sequence[Family], lo: Endpoint, hi: Endpoint | None, point: bool) -> tuple[str, ...]:
+    cell = ParamInterval(lo, point, hi, point)
+    return tuple(f.ident for f in families if any(_interval_within(cell, iv) for iv in f.intervals))
+
+
+# --------------------------------------------------------------------------- numeric cross-check
+
+@dataclass(frozen=True)
+class NumericMatch:
+    """One numeric equilibrium at one parameter value and the atlas family it lies in (or None)."""
+
+    parameter: Fraction
+    profile: dict[str, float]
+    regret: float
+    family: str | None
+
+
+def numeric_crosscheck(atlas: Atlas, values: Sequence[Fraction], starts: int = 8,
+                       seed: int = 0) -> list[NumericMatch]:
+    """Numeric equilibria at each parameter value, each located in the atlas."""
+    game = atlas.game
+    name = game.parameter_names[0]
+    out = []
+    for k, value in enumerate(values):
+        found = numeric_equilibria(game, {name: float(value)}, starts=starts, seed=seed + k)
+        members = atlas.members_at(value, every=True)
+        for eq in found:
+            family = next((f.ident for f, m in members if lies_in(game, m, value, eq.profile)), None)
+            out.append(NumericMatch(value, eq.profile, eq.regret, family))
+    return out
+
+
+def lies_in(game, member: SolvedBranch, value: Fraction, point: Mapping[str, float],
+            tol: float = NUMERIC_TOLERANCE) -> bool:
+    """Whether a float profile satisfies a member's formulas and constraints at ``value`` (to ``tol``)."""
+    P = game.symbol(game.parameter_names[0])
+    subs = {P: sp.Rational(value.numerator, value.denominator)}
+    subs.update({game.symbol(z): point[z] for z in member.branch.free})
+    for x, expr in member.branch.values:
+        if x in member.branch.free:
+            continue
+        if abs(float(sp.N(expr.subs(subs))) - point[x]) > tol:
+            return False
+    for expr, rel in member.branch.conditions:
+        v = float(sp.N(expr.subs(subs)))
+        if (rel == "==" and abs(v) > tol) or (rel in (">", ">=") and v < -tol):
+            return False
+    return True
+
+
+def sample_parameters(atlas: Atlas, count: int, seed: int, upper: Fraction = Fraction(8)) -> list[Fraction]:
+    """``count`` reproducible rational parameter values spread over the domain up to ``upper``."""
+    rng = np.random.default_rng(seed)
+    lower = Fraction(str(atlas.game.parameters[0].lower))
+    return sorted({lower + Fraction(int(rng.integers(1, 1000)), 1000) * (upper - lower) for _ in range(count)})
+

@@ -1,0 +1,356 @@
+"""Checking equilibria of polynomial games: exact regret and whole-range certificates.
+
+This is the checker beside the case-splitting solver (cf. SymPy's
+``checkodesol``).  It uses only the payoffs of the game, never the sign
+conditions the solver derived:
+
+* :func:`exact_regret` evaluates, at one exact parameter value, every
+  player's gain from moving to each vertex of her own strategy box (for
+  payoffs that are multilinear in a player's own variables the best
+  deviation is at a vertex, so zero gain everywhere means a Nash
+  equilibrium);
+* :func:`certify_profile_set` proves with z3 that *every* profile of a
+  family is an equilibrium for *every* parameter value of an interval:
+  the formula "parameter in the interval, profile in the family, and some
+  frequency outside ``[0, 1]`` or some vertex deviation gains" must be
+  unsatisfiable.  A denominator of a formula that vanishes inside the
+  interval is a separate failure.  :func:`certify_nonempty` proves that the
+  family has a member at every parameter value of the interval.
+
+Intervals have exact algebraic endpoints (a defining polynomial and an
+isolating rational interval), encoded as such: no rounding anywhere.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from fractions import Fraction
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+import sympy as sp
+import z3
+
+from ..engine.parametric import CaseBranch
+from ..engine.ranges import Endpoint, ParamInterval
+from ..engine.z3terms import Z3Encoder, polynomial_term
+from ..model.decide import Decision
+from ..model.polygame import PolynomialGame
+
+CERTIFY_TIMEOUT_MS = 60_000
+
+
+class NotMultilinear(ValueError):
+    """A payoff is not multilinear in its owner's variables (vertex checks would be unsound)."""
+
+
+@dataclass(frozen=True)
+class ProfileSet:
+    """A set of profiles over a parameter interval.
+
+    Attributes
+    ----------
+    values : tuple of (name, expr)
+        Every variable of the game: a number, a formula in the parameter
+        (possibly with square roots) and the free variables.
+    free : tuple of str
+        Variables that range over the set.
+    constraints : tuple of (expr, rel)
+        ``expr rel 0`` (``rel`` in ``>``, ``>=``, ``==``) defining the set.
+    """
+
+    values: tuple[tuple[str, sp.Expr], ...]
+    free: tuple[str, ...]
+    constraints: tuple[tuple[sp.Expr, str], ...]
+
+    @classmethod
+    def from_branch(cls, branch: CaseBranch) -> "ProfileSet":
+        return cls(branch.values, branch.free, branch.conditions)
+
+
+@dataclass(frozen=True)
+class ExactRegret:
+    """Largest gain of each player over the vertices of her own box, exactly."""
+
+    gains: tuple[sp.Expr, ...]
+    in_box: bool
+
+    @property
+    def is_nash(self) -> bool:
+        return self.in_box and all(sign_of(g) <= 0 for g in self.gains)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Outcome of one z3 proof attempt.
+
+    ``decision`` is TRUE when the claim is proved, FALSE when it is refuted
+    (``counterexample`` then holds a parameter value and profile), and
+    UNDECIDED when z3 gave up within its budget.
+    """
+
+    claim: str
+    decision: Decision
+    counterexample: dict[str, str] | None
+    seconds: float
+
+
+# --------------------------------------------------------------------------- exact regret
+
+def check_multilinear(game: PolynomialGame) -> None:
+    """Raise :class:`NotMultilinear` unless each payoff has degree <= 1 in every own variable."""
+    for k, player in enumerate(game.players):
+        poly = game.payoff_poly(k)
+        for v in player.variables:
+            if poly.degree(game.symbol(v)) > 1:
+                raise NotMultilinear(f"payoff of player {player.name!r} is not linear in its own "
+                                     f"variable {v!r}; vertex deviations would not be the best ones")
+
+
+@lru_cache(maxsize=32)
+def _vertex_payoffs(game: PolynomialGame) -> tuple[tuple[tuple[sp.Expr, ...], ...], ...]:
+    """For each player, her payoff with her own variables at each vertex of her box."""
+    check_multilinear(game)
+    out = []
+    for player in game.players:
+        own = [game.symbol(v) for v in player.variables]
+        out.append(tuple(sp.expand(player.payoff.subs(dict(zip(own, vertex))))
+                         for vertex in itertools.product((0, 1), repeat=len(own))))
+    return tuple(out)
+
+
+def sign_of(value: sp.Expr) -> int:
+    """Exact sign of a real number given by radicals (expanded to a canonical form first)."""
+    v = sp.radsimp(sp.expand(value))
+    if v == 0:
+        return 0
+    if v.is_Rational:
+        return int(sp.sign(v))
+    # a nonzero algebraic number: its sign is that of a numerical value with enough digits
+    return int(sp.sign(sp.N(v, 50)))
+
+
+def exact_regret(game: PolynomialGame, profile: Mapping[str, sp.Expr],
+                 params: Mapping[str, sp.Expr]) -> ExactRegret:
+    """Every player's best vertex-deviation gain at ``profile`` and ``params`` (exact)."""
+    subs = {game.symbol(k): sp.sympify(v) for k, v in params.items()}
+    subs.update({game.symbol(x): sp.sympify(profile[x]) for x in game.variables})
+    in_box = all(sign_of(subs[game.symbol(x)]) >= 0 and sign_of(1 - subs[game.symbol(x)]) >= 0
+                 for x in game.variables)
+    gains = []
+    for player, vertices in zip(game.players, _vertex_payoffs(game)):
+        base = player.payoff.subs(subs)
+        best = max((sp.radsimp(sp.expand(v.subs(subs) - base)) for v in vertices),
+                   key=lambda g: (sign_of(g), float(sp.N(g, 30))))
+        gains.append(best)
+    return ExactRegret(tuple(gains), in_box)
+
+
+# --------------------------------------------------------------------------- z3 encodings
+
+def interval_membership(enc: Z3Encoder, P: z3.ArithRef, interval: ParamInterval) -> list[z3.BoolRef]:
+    """``P`` in ``interval``; algebraic endpoints enter through their polynomial and isolating box."""
+    out = []
+    lo = endpoint_term(enc, interval.lower, "lo")
+    out += [P >= lo if interval.lower_closed else P > lo]
+    if interval.upper is not None:
+        hi = endpoint_term(enc, interval.upper, "hi")
+        out += [P <= hi if interval.upper_closed else P < hi]
+    return out
+
+
+def endpoint_term(enc: Z3Encoder, point: Endpoint, tag: str) -> z3.ArithRef:
+    if point.is_rational:
+        return z3.RealVal(f"{point.lower.numerator}/{point.lower.denominator}")
+    e = z3.Real(f"endpoint_{tag}_{len(enc.side)}")
+    x = sp.Symbol("_endpoint_x")
+    poly = sp.Poly(point.poly.subs(next(iter(point.poly.free_symbols)), x), x)
+    enc.side.extend([
+        polynomial_term(poly, [e]) == 0,
+        e > z3.RealVal(f"{point.lower.numerator}/{point.lower.denominator}"),
+        e < z3.RealVal(f"{point.upper.numerator}/{point.upper.denominator}"),
+    ])
+    return e
+
+
+def _profile_terms(game: PolynomialGame, pset: ProfileSet, enc: Z3Encoder) -> tuple[dict, list]:
+    """z3 variables for every frequency, tied to the family's formulas."""
+    terms, ties = {}, []
+    for x, expr in pset.values:
+        if x in pset.free:
+            terms[x] = enc.var(x)
+            continue
+        var = enc.var(f"value_{x}")
+        terms[x] = var
+        ties.append(enc.condition(sp.Symbol(f"value_{x}", real=True) - expr, "=="))
+    return terms, ties
+
+
+def deviation_gains(game: PolynomialGame, terms: Mapping[str, z3.ArithRef], P: Mapping[str, z3.ArithRef]
+                    ) -> list[tuple[str, z3.ArithRef]]:
+    """``(label, E_i(vertex, others) - E_i(profile))`` for every player and vertex of her box."""
+    check_multilinear(game)
+    gens = game.generators
+    out = []
+    for k, player in enumerate(game.players):
+        poly = game.payoff_poly(k)
+        base_vars = [terms[str(g)] if str(g) in terms else P[str(g)] for g in gens]
+        base = polynomial_term(poly, base_vars)
+        for vertex in itertools.product((0, 1), repeat=len(player.variables)):
+            pinned = dict(zip(player.variables, vertex))
+            dev_vars = [z3.RealVal(pinned[str(g)]) if str(g) in pinned else v for g, v in zip(gens, base_vars)]
+            label = f"player {player.name} deviates to " + ", ".join(f"{x}={v}" for x, v in pinned.items())
+            out.append((label, polynomial_term(poly, dev_vars) - base))
+    return out
+
+
+# --------------------------------------------------------------------------- certificates
+
+def certify_profile_set(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
+                        timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+    """Prove that every profile of ``pset`` is an equilibrium at every parameter value of ``interval``.
+
+    On failure the counterexample names a parameter value (rational when
+    one exists near the one z3 found), the profile and the violated
+    condition with its exact amount.
+    """
+    t0 = time.perf_counter()
+    name = game.parameter_names[0]
+    claim = "every profile of the family is an equilibrium on the interval"
+    enc = Z3Encoder()
+    P = enc.var(name)
+    base = interval_membership(enc, P, interval)
+    base += [enc.condition(e, r) for e, r in pset.constraints]
+    terms, ties = _profile_terms(game, pset, enc)
+    for x in pset.free:
+        base += [terms[x] >= 0, terms[x] <= 1]
+    violations = [(f"{x} < 0", -terms[x]) for x in game.variables]
+    violations += [(f"{x} > 1", terms[x] - 1) for x in game.variables]
+    violations += deviation_gains(game, terms, {name: P})
+    shown = [name] + list(pset.free) + [f"value_{x}" for x in game.variables if x not in pset.free]
+    # 1. a denominator of a formula vanishing somewhere on the interval
+    for x, expr in pset.values:
+        den = sp.fraction(sp.together(expr))[1]
+        if den.free_symbols - {game.symbol(name)} or den.is_number:
+            continue
+        vanish = [enc.condition(den, "==")]
+        answer = _check(base + vanish + enc.side, timeout_ms)
+        if answer[0] != z3.unsat:
+            return _certificate(claim, answer, t0, enc, [name], f"the denominator {den} of {x} vanishes")
+    # 2. a profile of the family out of the box or with a profitable deviation
+    formulas = base + ties + enc.side
+    answer = _check(formulas + [z3.Or([v > 0 for _, v in violations])], timeout_ms)
+    if answer[0] == z3.sat:
+        answer = _rational_parameter(formulas, violations, P, answer, timeout_ms)
+        label, amount = next((lab, answer[1].eval(v, model_completion=True)) for lab, v in violations
+                             if z3.is_true(answer[1].eval(v > 0, model_completion=True)))
+        return _certificate(claim, answer, t0, enc, shown, f"{label} (by {_show(amount)})")
+    return _certificate(claim, answer, t0, enc, shown)
+
+
+def _rational_parameter(formulas: list, violations: list, P: z3.ArithRef, answer, timeout_ms: int):
+    """Prefer a counterexample at a simple rational parameter value near the one found."""
+    value = answer[1].eval(P, model_completion=True)
+    if z3.is_rational_value(value):
+        return answer
+    approx = Fraction(str(value.approx(20)).rstrip("?"))
+    for den in (1, 2, 4, 10, 100, 10**4, 10**6):
+        for cand in {approx.limit_denominator(den), Fraction(round(approx * den), den)}:
+            pinned = _check(formulas + [P == z3.RealVal(f"{cand.numerator}/{cand.denominator}"),
+                                        z3.Or([v > 0 for _, v in violations])], timeout_ms)
+            if pinned[0] == z3.sat:
+                return pinned
+    return answer
+
+
+def certify_nonempty(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
+                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+    """Prove that the family has a member at every parameter value of ``interval``.
+
+    Without free variables this is quantifier free; with them the negation
+    ``exists P in I, forall z: not constraints`` goes to z3's quantified
+    nonlinear solver, which may give up (undecided).
+    """
+    t0 = time.perf_counter()
+    name = game.parameter_names[0]
+    enc = Z3Encoder()
+    P = enc.var(name)
+    inside = interval_membership(enc, P, interval)
+    conds = [enc.condition(e, r) for e, r in pset.constraints]
+    free = [enc.var(z) for z in pset.free]
+    conds += [c for z in free for c in (z >= 0, z <= 1)]
+    # square roots depend on the parameter only, so their side conditions stay outside
+    body = z3.Not(z3.And(conds)) if conds else z3.BoolVal(False)
+    negation = z3.ForAll(free, body) if free else body
+    answer = _check(inside + enc.side + [negation], timeout_ms, quantified=bool(free))
+    return _certificate("the family has a member at every parameter value of the interval", answer, t0, enc,
+                        [name])
+
+
+def _check(formulas: Sequence[z3.BoolRef], timeout_ms: int, quantified: bool = False):
+    solver = z3.SolverFor("NRA") if quantified else z3.SolverFor("QF_NRA")
+    solver.set("timeout", timeout_ms)
+    solver.add(*formulas)
+    answer = solver.check()
+    return answer, (solver.model() if answer == z3.sat else None)
+
+
+def _certificate(claim: str, answer, t0: float, enc: Z3Encoder, names: Sequence[str],
+                 reason: str = "") -> Certificate:
+    result, model = answer
+    if result == z3.unsat:
+        return Certificate(claim, Decision.TRUE, None, time.perf_counter() - t0)
+    if result != z3.sat:
+        return Certificate(claim, Decision.UNDECIDED, None, time.perf_counter() - t0)
+    example = {n.removeprefix("value_"): _show(model.eval(enc.var(n), model_completion=True))
+               for n in names if n in enc.names}
+    if reason:
+        example["reason"] = reason
+    return Certificate(claim, Decision.FALSE, example, time.perf_counter() - t0)
+
+
+def _show(value: z3.ExprRef) -> str:
+    if z3.is_rational_value(value):
+        return str(sp.Rational(value.numerator_as_long(), value.denominator_as_long()))
+    if z3.is_algebraic_value(value):
+        return f"root of {value.poly()} near {value.approx(12)}"
+    return str(value)
+
+
+def membership(game: PolynomialGame, pset: ProfileSet, terms: Mapping[str, z3.ArithRef],
+               enc: Z3Encoder) -> z3.BoolRef:
+    """"The profile ``terms`` belongs to ``pset``" (``pset``'s free frequencies are the profile's own)."""
+    rename = {game.symbol(x): sp.Symbol(str(terms[x]), real=True) for x in game.variables}
+    parts = []
+    for x, expr in pset.values:
+        if x not in pset.free:
+            parts.append(enc.condition(rename[game.symbol(x)] - expr.subs(rename), "=="))
+    parts += [enc.condition(e.subs(rename), r) for e, r in pset.constraints]
+    return z3.And(parts) if parts else z3.BoolVal(True)
+
+
+def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
+                    others: Sequence[tuple[ProfileSet, ParamInterval]],
+                    timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+    """Prove that every profile of ``pset`` on ``interval`` lies in one of ``others`` (at the same parameter).
+
+    Used to show that a paper lists every equilibrium of a family: a
+    counterexample is a profile of the family the paper's sets miss.
+    """
+    t0 = time.perf_counter()
+    name = game.parameter_names[0]
+    enc = Z3Encoder()
+    P = enc.var(name)
+    base = interval_membership(enc, P, interval)
+    base += [enc.condition(e, r) for e, r in pset.constraints]
+    terms, ties = _profile_terms(game, pset, enc)
+    for x in pset.free:
+        base += [terms[x] >= 0, terms[x] <= 1]
+    outside = []
+    for k, (other, iv) in enumerate(others):
+        inside = interval_membership(enc, P, iv) if iv is not None else []
+        outside.append(z3.Not(z3.And(inside + [membership(game, other, terms, enc)])))
+    answer = _check(base + ties + outside + enc.side, timeout_ms)
+    shown = [name] + list(pset.free) + [f"value_{x}" for x in game.variables if x not in pset.free]
+    return _certificate("every profile of the family is among the given sets", answer, t0, enc, shown)
