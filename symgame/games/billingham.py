@@ -18,7 +18,7 @@ import sympy as sp
 
 from ..model.parameters import parameter_symbol, parse_domain
 from ..model.polygame import PolynomialGame, PolyPlayer
-from ..verify.printed import PrintedSolution
+from ..verify.printed import PrintedSolution, PrintedStatement
 
 RANK = {"A": 4, "K": 3, "Q": 2, "J": 1}
 VARIABLES = {1: ("a1", "b1", "c1", "d1"), 2: ("a2", "b2", "c2", "d2"), 3: ("b3", "c3", "d3")}
@@ -188,3 +188,49 @@ def printed_solutions() -> list[PrintedSolution]:
 
 
 VARIABLE_ORDER = ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "b3", "c3", "d3")
+
+
+def printed_statements() -> list[PrintedStatement]:
+    """Sentences of section 3 (discussion of Figures 1 and 2) about all equilibria, as printed."""
+    s = {n: _v(n) for n in "a1 b1 c1 d1 a2 b2 c2 d2 b3 c3 d3 P".split()}
+    P6 = sp.Rational(3, 2) + sp.sqrt(23) / 2
+    return [
+        PrintedStatement("For small enough P (P < P6), Player 1 neither bets with A nor bluffs with Q",
+                         "section 3, discussion of Figure 2", sp.Integer(2), True, P6, False,
+                         ((s["a1"], "=="), (s["b1"], "=="))),
+        PrintedStatement("Only Player 3 catches Player 1's bluffs for P < 5 (Player 2 never calls with K "
+                         "after Player 1 bets: c2 = 0)", "section 3, discussion of Figure 2",
+                         sp.Integer(2), True, sp.Integer(5), False, ((s["c2"] * s["b1"], "=="),)),
+        PrintedStatement("For P > 5, Player 1 always calls with K (c1 = d1 = 1)",
+                         "section 3, discussion of Figure 2", sp.Integer(5), False, None, False,
+                         ((s["c1"] - 1, "=="), (s["d1"] - 1, "=="))),
+        PrintedStatement("Correction of the previous sentence: for P > 5, Player 3 always calls with K "
+                         "(c3 = d3 = 1)", "symgame", sp.Integer(5), False, None, False,
+                         ((s["c3"] - 1, "=="), (s["d3"] - 1, "=="))),
+        PrintedStatement("For P > 5, d3 = 1 and c2 > 0", "section 3, discussion of Figure 2",
+                         sp.Integer(5), False, None, False, ((s["d3"] - 1, "=="), (s["c2"], ">"))),
+    ]
+
+
+# --------------------------------------------------------------------------- the whole treatment
+
+SOURCE = ("Billingham, Simplified three player Kuhn poker (../shared/seeds/002), sections 2-3, "
+          "eqs. (1)-(18), Figures 1-5")
+TITLE = "Simplified three-player Kuhn poker"
+NUMERIC_SEED = 2026
+NUMERIC_SAMPLES = 8
+
+
+def printed_profits_agree() -> bool:
+    """Whether the profits from the rules equal the printed equations (1)-(3) identically."""
+    derived, printed = profits_from_rules(), printed_profits()
+    return all(sp.expand(derived[i] - printed[i]) == 0 for i in derived)
+
+
+def numeric_values() -> list:
+    """Reproducible random pot sizes for the numeric cross-check, plus the special values."""
+    from fractions import Fraction
+
+    rng = __import__("numpy").random.default_rng(NUMERIC_SEED)
+    values = {Fraction(2) + Fraction(int(rng.integers(1, 1000)), 250) for _ in range(NUMERIC_SAMPLES)}
+    return sorted(values | {Fraction(3), Fraction(7, 2), Fraction(5)})

@@ -26,7 +26,9 @@ from ..engine.atlas import Atlas, Family, SolvedBranch
 from ..engine.ranges import Endpoint, ParamInterval, compare_endpoints
 from ..model.decide import Decision
 from ..numeric.polygame import numeric_equilibria
-from .polycert import Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set
+
+from .polycert import (Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set,
+                       interval_within)
 
 NUMERIC_TOLERANCE = 1e-4
 
@@ -85,19 +87,7 @@ def subsumed_families(atlas: Atlas) -> list[Subsumption]:
 
 
 def _inside_some(iv: ParamInterval, family: Family) -> bool:
-    return any(_interval_within(iv, other) for other in family.intervals)
-
-
-def _interval_within(inner: ParamInterval, outer: ParamInterval) -> bool:
-    lo = compare_endpoints(inner.lower, outer.lower)
-    if lo < 0 or (lo == 0 and inner.lower_closed and not outer.lower_closed):
-        return False
-    if outer.upper is None:
-        return True
-    if inner.upper is None:
-        return False
-    hi = compare_endpoints(inner.upper, outer.upper)
-    return hi < 0 or (hi == 0 and not (inner.upper_closed and not outer.upper_closed))
+    return any(interval_within(iv, other) for other in family.intervals)
 
 
 # --------------------------------------------------------------------------- coexistence
@@ -132,7 +122,7 @@ def coexistence(atlas: Atlas, hidden: Sequence[str] = ()) -> list[CoexistenceCel
 
 def _valid_on(families: Sequence[Family], lo: Endpoint, hi: Endpoint | None, point: bool) -> tuple[str, ...]:
     cell = ParamInterval(lo, point, hi, point)
-    return tuple(f.ident for f in families if any(_interval_within(cell, iv) for iv in f.intervals))
+    return tuple(f.ident for f in families if any(interval_within(cell, iv) for iv in f.intervals))
 
 
 # --------------------------------------------------------------------------- numeric cross-check

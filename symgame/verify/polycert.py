@@ -33,12 +33,13 @@ import sympy as sp
 import z3
 
 from ..engine.parametric import CaseBranch
-from ..engine.ranges import Endpoint, ParamInterval
+from ..engine.ranges import Endpoint, ParamInterval, branch_range, compare_endpoints
 from ..engine.z3terms import Z3Encoder, polynomial_term
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 
 CERTIFY_TIMEOUT_MS = 60_000
+QUANTIFIED_TIMEOUT_MS = 5_000
 
 
 class NotMultilinear(ValueError):
@@ -94,6 +95,7 @@ class Certificate:
     decision: Decision
     counterexample: dict[str, str] | None
     seconds: float
+    method: str = "z3"
 
 
 # --------------------------------------------------------------------------- exact regret
@@ -238,15 +240,19 @@ def certify_profile_set(game: PolynomialGame, pset: ProfileSet, interval: ParamI
         answer = _check(base + vanish + enc.side, timeout_ms)
         if answer[0] != z3.unsat:
             return _certificate(claim, answer, t0, enc, [name], f"the denominator {den} of {x} vanishes")
-    # 2. a profile of the family out of the box or with a profitable deviation
+    # 2. a profile of the family out of the box or with a profitable deviation, one violation per
+    #    query (nlsat is much faster on the pieces than on their disjunction)
     formulas = base + ties + enc.side
-    answer = _check(formulas + [z3.Or([v > 0 for _, v in violations])], timeout_ms)
-    if answer[0] == z3.sat:
-        answer = _rational_parameter(formulas, violations, P, answer, timeout_ms)
-        label, amount = next((lab, answer[1].eval(v, model_completion=True)) for lab, v in violations
-                             if z3.is_true(answer[1].eval(v > 0, model_completion=True)))
-        return _certificate(claim, answer, t0, enc, shown, f"{label} (by {_show(amount)})")
-    return _certificate(claim, answer, t0, enc, shown)
+    undecided = None
+    for label, amount in violations:
+        answer = _check(formulas + [amount > 0], timeout_ms)
+        if answer[0] == z3.sat:
+            answer = _rational_parameter(formulas, [(label, amount)], P, answer, timeout_ms)
+            value = answer[1].eval(amount, model_completion=True)
+            return _certificate(claim, answer, t0, enc, shown, f"{label} (by {_show(value)})")
+        if answer[0] != z3.unsat:
+            undecided = answer
+    return _certificate(claim, undecided or (z3.unsat, None), t0, enc, shown)
 
 
 def _rational_parameter(formulas: list, violations: list, P: z3.ArithRef, answer, timeout_ms: int):
@@ -283,9 +289,41 @@ def certify_nonempty(game: PolynomialGame, pset: ProfileSet, interval: ParamInte
     # square roots depend on the parameter only, so their side conditions stay outside
     body = z3.Not(z3.And(conds)) if conds else z3.BoolVal(False)
     negation = z3.ForAll(free, body) if free else body
-    answer = _check(inside + enc.side + [negation], timeout_ms, quantified=bool(free))
-    return _certificate("the family has a member at every parameter value of the interval", answer, t0, enc,
-                        [name])
+    budget = min(timeout_ms, QUANTIFIED_TIMEOUT_MS) if free else timeout_ms
+    answer = _check(inside + enc.side + [negation], budget, quantified=bool(free))
+    claim = "the family has a member at every parameter value of the interval"
+    if answer[0] == z3.unknown and free:
+        return _nonempty_by_cells(game, pset, interval, claim, t0, timeout_ms)
+    return _certificate(claim, answer, t0, enc, [name])
+
+
+def _nonempty_by_cells(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval, claim: str,
+                       t0: float, timeout_ms: int) -> Certificate:
+    """Nonemptiness decided cell by cell (quantifier free at each sample and algebraic border point).
+
+    The parameter line is cut at the real roots of the border polynomials of
+    the constraints (after eliminating the free frequencies); on each cell
+    the existence of a member does not change, so one exact existential
+    query per cell decides it (the method of :mod:`symgame.engine.ranges`).
+    """
+    branch = CaseBranch("printed", None, pset.values, pset.free, pset.constraints)
+    found = branch_range(branch, game.parameters[0], timeout_ms)
+    if not found.complete or found.undecided_cells:
+        return Certificate(claim, Decision.UNDECIDED, None, time.perf_counter() - t0, "cells")
+    ok = any(interval_within(interval, iv) for iv in found.intervals)
+    return Certificate(claim, Decision.TRUE if ok else Decision.FALSE, None, time.perf_counter() - t0, "cells")
+
+
+def interval_within(inner: ParamInterval, outer: ParamInterval) -> bool:
+    lo = compare_endpoints(inner.lower, outer.lower)
+    if lo < 0 or (lo == 0 and inner.lower_closed and not outer.lower_closed):
+        return False
+    if outer.upper is None:
+        return True
+    if inner.upper is None:
+        return False
+    hi = compare_endpoints(inner.upper, outer.upper)
+    return hi < 0 or (hi == 0 and not (inner.upper_closed and not outer.upper_closed))
 
 
 def _check(formulas: Sequence[z3.BoolRef], timeout_ms: int, quantified: bool = False):
@@ -354,3 +392,29 @@ def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInter
     answer = _check(base + ties + outside + enc.side, timeout_ms)
     shown = [name] + list(pset.free) + [f"value_{x}" for x in game.variables if x not in pset.free]
     return _certificate("every profile of the family is among the given sets", answer, t0, enc, shown)
+
+
+def certify_property(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval, within: ParamInterval,
+                     conditions: Sequence[tuple[sp.Expr, str]],
+                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+    """Prove that every profile of ``pset`` on ``interval`` ∩ ``within`` satisfies ``conditions``.
+
+    ``conditions`` are ``expr rel 0`` in the game's variables and parameter.
+    """
+    t0 = time.perf_counter()
+    name = game.parameter_names[0]
+    enc = Z3Encoder()
+    P = enc.var(name)
+    base = interval_membership(enc, P, interval) + interval_membership(enc, P, within)
+    base += [enc.condition(e, r) for e, r in pset.constraints]
+    terms, ties = _profile_terms(game, pset, enc)
+    for x in pset.free:
+        base += [terms[x] >= 0, terms[x] <= 1]
+    rename = {game.symbol(x): sp.Symbol(str(terms[x]), real=True) for x in game.variables}
+    wanted = [enc.condition(e.subs(rename), r) for e, r in conditions]
+    formulas = base + ties + enc.side
+    answer = _check(formulas + [z3.Not(z3.And(wanted))], timeout_ms)
+    if answer[0] == z3.sat:
+        answer = _rational_parameter(formulas, [("", z3.If(z3.And(wanted), -1, 1))], P, answer, timeout_ms)
+    shown = [name] + list(pset.free) + [f"value_{x}" for x in game.variables if x not in pset.free]
+    return _certificate("every profile satisfies the stated conditions", answer, t0, enc, shown)

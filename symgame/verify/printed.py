@@ -18,10 +18,11 @@ from typing import Sequence
 import sympy as sp
 
 from ..engine.atlas import Atlas, Family
-from ..engine.ranges import ParamInterval, algebraic_endpoint
+from ..engine.ranges import Endpoint, ParamInterval, algebraic_endpoint
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
-from .polycert import Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set
+from .polycert import (Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set,
+                       certify_property, interval_within)
 
 _MATCH_POINTS = (Fraction(17, 7), Fraction(31, 9), Fraction(40, 9), Fraction(61, 11))
 
@@ -58,10 +59,20 @@ class PrintedVerdict:
     sound: Certificate
     nonempty: Certificate
     families: tuple[str, ...]
+    endpoints: tuple["EndpointOwner", ...] = ()
 
     @property
     def correct(self) -> bool:
         return self.sound.decision is Decision.TRUE and self.nonempty.decision is Decision.TRUE
+
+
+@dataclass(frozen=True)
+class EndpointOwner:
+    """A printed endpoint outside the derived ranges of the solution's own families, and the
+    families whose sets contain the printed profiles there (proved with z3)."""
+
+    endpoint: Endpoint
+    families: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -84,8 +95,32 @@ def check_printed(game: PolynomialGame, atlas: Atlas, solutions: Sequence[Printe
     for sol in solutions:
         iv = sol.interval(P)
         pset = sol.profile_set()
+        own = tuple(f.ident for f in atlas.families if describes(sol, f, atlas, P))
         out.append(PrintedVerdict(sol, certify_profile_set(game, pset, iv), certify_nonempty(game, pset, iv),
-                                  tuple(f.ident for f in atlas.families if describes(sol, f, atlas, P))))
+                                  own, tuple(endpoint_owners(game, atlas, sol, own))))
+    return out
+
+
+def endpoint_owners(game: PolynomialGame, atlas: Atlas, sol: PrintedSolution, own: Sequence[str]
+                    ) -> list[EndpointOwner]:
+    """For each printed endpoint that the solution's own families exclude, the families holding it."""
+    P = game.symbol(game.parameter_names[0])
+    printed = sol.interval(P)
+    derived = [iv for f in atlas.families if f.ident in own for iv in f.intervals]
+    if not derived:
+        return []
+    out = []
+    for end in [printed.lower] + ([printed.upper] if printed.upper is not None else []):
+        point = ParamInterval(end, True, end, True)
+        if any(interval_within(point, iv) for iv in derived):
+            continue
+        holders = []
+        for f in atlas.families:
+            sets = [(ProfileSet.from_branch(m.branch), iv) for m in f.members for iv in m.range.intervals
+                    if interval_within(point, iv)]
+            if sets and certify_covered(game, sol.profile_set(), point, sets).decision is Decision.TRUE:
+                holders.append(f.ident)
+        out.append(EndpointOwner(end, tuple(holders)))
     return out
 
 
@@ -139,3 +174,50 @@ def family_point_value(family: Family) -> sp.Expr | None:
     if ivs and all(iv.is_point for iv in ivs) and len({iv.lower.value for iv in ivs}) == 1:
         return ivs[0].lower.value
     return None
+
+
+# --------------------------------------------------------------------------- statements in the text
+
+@dataclass(frozen=True)
+class PrintedStatement:
+    """A sentence of the paper about every equilibrium on a range of the parameter.
+
+    ``conditions`` (``expr rel 0``) must hold for every equilibrium with the
+    parameter in ``(lower, upper)`` (closed ends as flagged).
+    """
+
+    text: str
+    where: str
+    lower: sp.Expr
+    lower_closed: bool
+    upper: sp.Expr | None
+    upper_closed: bool
+    conditions: tuple[tuple[sp.Expr, str], ...]
+
+    def interval(self, P: sp.Symbol) -> ParamInterval:
+        up = None if self.upper is None else algebraic_endpoint(self.upper, P)
+        return ParamInterval(algebraic_endpoint(self.lower, P), self.lower_closed, up, self.upper_closed)
+
+
+@dataclass(frozen=True)
+class StatementVerdict:
+    statement: PrintedStatement
+    holds: Decision
+    family: str | None
+    counterexample: dict[str, str] | None
+
+
+def check_statement(game: PolynomialGame, atlas: Atlas, statement: PrintedStatement) -> StatementVerdict:
+    """Decide a statement over every family of the atlas (exactly, with z3)."""
+    P = game.symbol(game.parameter_names[0])
+    within = statement.interval(P)
+    undecided = False
+    for family in atlas.families:
+        for member in family.members:
+            for iv in member.range.intervals:
+                cert = certify_property(game, ProfileSet.from_branch(member.branch), iv, within,
+                                        statement.conditions)
+                if cert.decision is Decision.FALSE:
+                    return StatementVerdict(statement, Decision.FALSE, family.ident, cert.counterexample)
+                undecided |= cert.decision is Decision.UNDECIDED
+    return StatementVerdict(statement, Decision.UNDECIDED if undecided else Decision.TRUE, None, None)
