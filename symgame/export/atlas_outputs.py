@@ -156,25 +156,20 @@ def interval_json(iv: ParamInterval) -> dict[str, Any]:
 
 
 def interval_text(iv: ParamInterval, name: str = "P") -> str:
-    if iv.is_point:
-        return f"{name} = {_text(iv.lower.value)}"
-    lo = f"{_text(iv.lower.value)} {'<=' if iv.lower_closed else '<'} {name}"
-    if iv.upper is None:
-        return lo
-    return f"{lo} {'<=' if iv.upper_closed else '<'} {_text(iv.upper.value)}"
+    return _interval(iv, name, _text, "<=")
 
 
 def interval_latex(iv: ParamInterval, name: str = "P") -> str:
+    return _interval(iv, name, sp.latex, _LE)
+
+
+def _interval(iv: ParamInterval, name: str, show, le: str) -> str:
     if iv.is_point:
-        return f"{name} = {sp.latex(iv.lower.value)}"
-    lo = f"{sp.latex(iv.lower.value)} {_LE if iv.lower_closed else '<'} {name}"
+        return f"{name} = {show(iv.lower.value)}"
+    lo = f"{show(iv.lower.value)} {le if iv.lower_closed else '<'} {name}"
     if iv.upper is None:
         return lo
-    return f"{lo} {_LE if iv.upper_closed else '<'} {sp.latex(iv.upper.value)}"
-
-
-def _approx(e: Endpoint) -> str:
-    return "" if e.is_rational else f" ≈ {float(e):.4f}"
+    return f"{lo} {le if iv.upper_closed else '<'} {show(iv.upper.value)}"
 
 
 # --------------------------------------------------------------------------- JSON
