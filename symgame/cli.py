@@ -1,8 +1,9 @@
-"""Command-line interface: ``symgame list | derive | solve``."""
+"""Command-line interface: ``symgame list | derive | kuhn | solve | atlas``."""
 from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
@@ -12,7 +13,14 @@ from .export.documents import analysis_json, dumps, summary_markdown
 from .export.latex import cheatsheet_tex
 from .export.pipeline import derive_family, rule_values, verification_sentence, write_outputs
 from .export.kuhn_outputs import write_kuhn_outputs
-from .games import kuhn
+from .export.billingham_outputs import write_billingham_outputs
+from .engine.atlas import DEFAULT_BUDGET, CaseSpaceTooLarge, DaskMapper, build_atlas, process_map, serial_map
+from .export.atlas_outputs import atlas_json, summary_markdown as summary_markdown_atlas, witnesses_json
+from .games import billingham, kuhn
+from .model.expr import ExpressionError, parse_expression
+from .model.polyfile import load_polynomial_game
+from .verify.atlascheck import sample_parameters
+from .verify.atlasreport import analyse_atlas
 from .games.analysis import GameSpec, analyse, analyse_derivation
 from .games.registry import FAMILIES, jeopardy_spec
 from .model.efg import EfgError, load_efg
@@ -50,6 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
+    atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
+    atlas.add_argument("file", type=Path)
+    atlas.add_argument("--json", action="store_true", help="print JSON")
+    atlas.add_argument("--at", metavar="P=VALUE", help="families valid at one parameter value, with witnesses")
+    atlas.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
+                       help=f"largest raw case space to enumerate (default {DEFAULT_BUDGET} = 3^14)")
+    atlas.add_argument("--workers", type=int, default=None, metavar="N",
+                       help="local processes (default: every core; 1 runs serially)")
+    atlas.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed scheduler "
+                       "(needs the extra symgame[dask])")
+    atlas.add_argument("--checkpoint", type=Path, metavar="FILE",
+                       help="record finished work in FILE and resume from it")
+    atlas.add_argument("--progress", action="store_true", help="report progress on stderr")
     return parser
 
 
@@ -62,6 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_derive(args)
         if args.command == "kuhn":
             return cmd_kuhn(args)
+        if args.command == "atlas":
+            return cmd_atlas(args)
         return cmd_solve(args)
     except KeyboardInterrupt:
         print("symgame: interrupted", file=sys.stderr)
@@ -74,6 +97,7 @@ def cmd_list() -> int:
         print(f"{name:14s} {specs[0].title if not members else specs[0].title.split(',')[0]}"
               f"  [{specs[0].source}]" + (f"  outputs: {members}" if members else ""))
     print(f"{'kuhn':14s} n-card Kuhn poker (game tree)  [{kuhn.SOURCE}]  outputs: kuhn")
+    print(f"{'billingham':14s} {billingham.TITLE} (atlas)  [{billingham.SOURCE}]  outputs: billingham")
     return 0
 
 
@@ -86,16 +110,21 @@ def cmd_derive(args: argparse.Namespace) -> int:
     if args.json:
         print("symgame derive: --json needs --scores (library outputs are written to files)", file=sys.stderr)
         return EXIT_INPUT
-    names = list(FAMILIES) + ["kuhn"] if args.all else [args.game]
-    unknown = [n for n in names if n not in FAMILIES and n != "kuhn"]
+    names = list(FAMILIES) + list(SPECIAL) if args.all else [args.game]
+    unknown = [n for n in names if n not in FAMILIES and n not in SPECIAL]
     if unknown:
-        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(FAMILIES)}, kuhn)", file=sys.stderr)
+        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(list(FAMILIES) + list(SPECIAL))})",
+              file=sys.stderr)
         return EXIT_INPUT
     status = 0
     for name in names:
         if name == "kuhn":
             paths = write_kuhn_outputs(args.out / "kuhn")
             print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
+            continue
+        if name == "billingham":
+            result = write_billingham_outputs(args.out / "billingham", pdf=not args.no_pdf)
+            print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
             continue
         for result in derive_family(name, args.out, pdf=not args.no_pdf):
             print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
@@ -104,6 +133,7 @@ def cmd_derive(args: argparse.Namespace) -> int:
     return status
 
 
+SPECIAL = ("kuhn", "billingham")
 MAX_JEOPARDY_SCORE = 40
 
 
@@ -207,6 +237,110 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(derivation.pdl.render_text())
     return 0
+
+
+def cmd_atlas(args: argparse.Namespace) -> int:
+    """``symgame atlas FILE [--json] [--at P=VALUE]``: the equilibrium atlas of a polynomial game file."""
+    try:
+        game = load_polynomial_game(args.file)
+        value = parse_at(args.at, game) if args.at else None
+    except GameFileError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.budget < 1 or (args.workers is not None and args.workers < 1):
+        print("symgame atlas: --budget and --workers must be positive", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        with atlas_mapper(args) as mapper:
+            atlas = build_atlas(game, mapper, checkpoint=args.checkpoint, budget=args.budget,
+                                progress=args.progress)
+    except CaseSpaceTooLarge as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except (ValueError, NotImplementedError) as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        where = f"; finished work is kept in {args.checkpoint}: run the same command to resume" \
+            if args.checkpoint else "; use --checkpoint FILE to keep finished work"
+        print(f"symgame: interrupted{where}", file=sys.stderr)
+        return 130
+    if value is not None:
+        data = witnesses_json(atlas, value)
+        if args.json:
+            sys.stdout.write(dumps(data))
+        else:
+            print(witnesses_text(data))
+        return 0 if all(e.get("verified") for e in data["equilibria"]) else EXIT_NO_RESULT
+    analysis = analyse_atlas(atlas, numeric_values=sample_parameters(atlas, 4, seed=0))
+    data = atlas_json(analysis, str(args.file))
+    if args.json:
+        sys.stdout.write(dumps(data))
+    else:
+        sys.stdout.write(summary_markdown_atlas(analysis, data, game.name))
+    return 0 if analysis.all_proved and analysis.numeric_agrees and not atlas.unsolved else EXIT_NO_RESULT
+
+
+class _Serial:
+    def __enter__(self):
+        return serial_map
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+class _Processes:
+    def __init__(self, workers: int | None):
+        self.workers = workers
+
+    def __enter__(self):
+        return lambda fn, items: process_map(fn, items, self.workers)
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def atlas_mapper(args: argparse.Namespace):
+    """The executor chosen on the command line, as a context manager giving a mapper."""
+    if args.scheduler:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise ValueError("--scheduler needs Dask: pip install 'symgame[dask]'") from None
+        return DaskMapper(args.scheduler)
+    if args.workers == 1:
+        return _Serial()
+    return _Processes(args.workers)
+
+
+def parse_at(text: str, game) -> Fraction:
+    """``P=VALUE`` with a rational VALUE inside the parameter's domain."""
+    name = game.parameter_names[0] if len(game.parameters) == 1 else "?"
+    left, sep, right = text.partition("=")
+    if not sep or left.strip() != name:
+        raise GameFileError("--at", "", f"expected {name}=VALUE (e.g. {name}=9/2), got {text!r}")
+    try:
+        value = parse_expression(right.strip(), {})
+    except ExpressionError as exc:
+        raise GameFileError("--at", "", str(exc)) from None
+    if not value.is_Rational:
+        raise GameFileError("--at", "", f"{right.strip()!r} is not a rational number")
+    param = game.parameters[0]
+    fraction = Fraction(int(value.p), int(value.q))
+    if not param.contains(fraction):
+        raise GameFileError("--at", "", f"{name} = {value} is outside the domain {param.domain_text}")
+    return fraction
+
+
+def witnesses_text(data: dict) -> str:
+    name, value = next(iter(data["parameters"].items()))
+    lines = [f"{len(data['equilibria'])} equilibrium families at {name} = {value}:"]
+    for e in data["equilibria"]:
+        kind = "continuum, one witness" if e["continuum"] else "isolated"
+        lines.append(f"  {e['family']} ({kind}): " + ", ".join(f"{x} = {v}" for x, v in (e["profile"] or {}).items()))
+        if e.get("profits"):
+            lines.append("      profits: " + ", ".join(f"E{k} = {v}" for k, v in e["profits"].items()))
+    return "\n".join(lines)
 
 
 def entry_point() -> None:  # pragma: no cover - console script wrapper

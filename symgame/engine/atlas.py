@@ -257,15 +257,35 @@ def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> li
         return list(pool.map(_star, [(fn, item) for item in items], chunksize=max(1, len(items) // 64)))
 
 
-def dask_map(address: str) -> Mapper:
-    """A mapper that runs units on the Dask scheduler at ``address``."""
-    from distributed import Client
+class DaskMapper:
+    """A mapper that runs work units on a Dask distributed scheduler.
 
-    def run(fn: Callable, items: Sequence) -> list:
-        with Client(address) as client:
-            futures = client.map(_star, [(fn, item) for item in items], pure=False)
-            return client.gather(futures)
-    return run
+    One client is opened on first use and kept until :meth:`close` (or the
+    end of a ``with`` block); ``address`` may also be a ``LocalCluster``.
+    """
+
+    def __init__(self, address):
+        self.address = address
+        self._client = None
+
+    def __call__(self, fn: Callable, items: Sequence) -> list:
+        if self._client is None:
+            from distributed import Client
+
+            self._client = Client(self.address)
+        futures = self._client.map(_star, [(fn, item) for item in items], pure=False)
+        return self._client.gather(futures)
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> "DaskMapper":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _star(pair):
@@ -282,7 +302,7 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
     raw = total_cases(structure)
     if raw > budget:
         raise CaseSpaceTooLarge(f"{raw} raw cases (3^{len(structure.order)}) exceed the budget of {budget}; "
-                                "raise it with --budget N")
+                                f"raise it with --budget {raw}")
     stats = AtlasStats(raw_cases=raw)
     store = _Checkpoint(checkpoint)
     search = case_search(game, structure)

@@ -186,25 +186,17 @@ def rational_endpoint(value, P: sp.Symbol) -> Endpoint:
 
 
 def parameter_cells(polys: Sequence[sp.Poly], param: Parameter) -> list[Cell]:
-    """Cells of the domain cut by the real roots of ``polys``."""
+    """Cells of the domain cut by the real roots of ``polys`` (bounded or unbounded above)."""
     P = param.symbol
     lower = Fraction(str(param.lower))
+    upper = Fraction(str(param.upper)) if param.upper.is_finite else None
     roots: list[Endpoint] = []
     for f in polys:
         for (a, b), _ in f.intervals(eps=Fraction(1, 10**12)):
             a, b = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
-            if b < lower or (a == b and a == lower):
-                continue
-            if a < lower < b:
-                # refine until the root is on one side of the lower bound
-                if f.eval(sp.Rational(lower.numerator, lower.denominator)) == 0:
-                    continue
-                sign_lo = sp.sign(f.eval(sp.Rational(a.numerator, a.denominator)))
-                sign_mid = sp.sign(f.eval(sp.Rational(lower.numerator, lower.denominator)))
-                if sign_lo != sign_mid:
-                    continue  # the root lies below the domain
-                a = lower
-            roots.append(_endpoint(f, a, b, P))
+            clipped = _clip_root(f, a, b, lower, upper)
+            if clipped is not None:
+                roots.append(_endpoint(f, clipped[0], clipped[1], P))
     roots = _sorted_distinct(roots)
     cells = [Cell(rational_endpoint(lower, P), None, None, None)]
     left = cells[0].point
@@ -212,12 +204,41 @@ def parameter_cells(polys: Sequence[sp.Poly], param: Parameter) -> list[Cell]:
         cells.append(Cell(None, left, r, _between(left, r)))
         cells.append(Cell(r, None, None, None))
         left = r
-    cells.append(Cell(None, left, None, left.upper + 1))
-    if param.upper.is_finite:
-        raise ValueError("bounded parameter domains are not supported by the atlas yet")
+    if upper is None:
+        cells.append(Cell(None, left, None, left.upper + 1))
+    else:
+        top = rational_endpoint(upper, P)
+        cells.append(Cell(None, left, top, _between(left, top)))
+        if param.upper_closed:
+            cells.append(Cell(top, None, None, None))
     if not param.lower_closed:
         cells = cells[1:]
     return cells
+
+
+def _clip_root(f: sp.Poly, a: Fraction, b: Fraction, lower: Fraction, upper: Fraction | None
+               ) -> tuple[Fraction, Fraction] | None:
+    """The isolating interval ``[a, b]`` of a root strictly inside the domain, or None.
+
+    Roots at the domain's bounds are dropped (the bounds are cells of their
+    own); an interval straddling a bound is cut there by a sign test.
+    """
+    def value(x: Fraction) -> sp.Expr:
+        return f.eval(sp.Rational(x.numerator, x.denominator))
+
+    if b < lower or (a == b and a == lower):
+        return None
+    if upper is not None and (a > upper or (a == b and a == upper)):
+        return None
+    if a < lower < b:
+        if value(lower) == 0 or sp.sign(value(a)) != sp.sign(value(lower)):
+            return None  # the root is the bound itself or lies below the domain
+        a = lower
+    if upper is not None and a < upper < b:
+        if value(upper) == 0 or sp.sign(value(upper)) == sp.sign(value(a)):
+            return None  # the root is the bound itself or lies above the domain
+        b = upper
+    return a, b
 
 
 def _endpoint(f: sp.Poly, a: Fraction, b: Fraction, P: sp.Symbol) -> Endpoint:

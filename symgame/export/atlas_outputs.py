@@ -18,6 +18,7 @@ from ..engine.atlas import Atlas, Family, branch_witness
 from ..engine.parametric import CaseBranch, has_sqrt
 from ..engine.ranges import Endpoint, ParamInterval
 from ..verify.atlasreport import AtlasAnalysis, decision_word
+from ..verify.polycert import exact_regret
 from .documents import dumps
 from .latex import _ENV, PdfResult, compile_pdf, escape
 
@@ -276,6 +277,9 @@ def witnesses_json(atlas: Atlas, value: Fraction) -> dict[str, Any]:
             subs[game.symbol(name)] = sp.Rational(value.numerator, value.denominator)
             entry["profile"] = {x: _text(profile[x]) for x in game.variables}
             entry["profits"] = {p.name: _text(sp.radsimp(sp.expand(p.payoff.subs(subs)))) for p in game.players}
+            check = exact_regret(game, profile, {name: subs[game.symbol(name)]})
+            entry["verified"] = check.is_nash
+            entry["largest_gain"] = _text(max(check.gains, key=lambda g: float(sp.N(g, 30))))
         out.append(entry)
     return {"parameters": {name: str(value)}, "equilibria": out}
 
@@ -285,9 +289,10 @@ def witnesses_json(atlas: Atlas, value: Fraction) -> dict[str, Any]:
 def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) -> str:
     atlas = analysis.atlas
     s = data["search"]
+    name = data["parameter"]["name"]
     lines = [f"# {title}: the equilibrium atlas", "",
              f"Source: {data['source']}.", "",
-             f"Derived by symgame {__version__} from the rules (payoffs in `atlas.json`), with no hand pruning: "
+             f"Derived by symgame {__version__} from the payoff polynomials (in `atlas.json`), with no hand pruning: "
              f"{s['raw_cases']} raw best-response cases; the pruned search visited {s['search_nodes']} nodes and cut "
              f"{s['pruned_nodes']}; {s['survivors']} cases survived, {s['refuted_by_z3']} were refuted by z3 and "
              f"{s['refuted_by_bisection']} by interval bisection, {s['cases_with_solutions']} have solutions.",
@@ -296,24 +301,27 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
     lines += [f"Every family is certified on its whole range by z3 ({proved} of {len(analysis.certificates)} "
               "member ranges: every profile is an equilibrium, checked against vertex deviations of the payoffs, "
               "and the family is nonempty at every P).", ""]
-    lines += ["## Families", "", "| family | printed as | range of P | leaders | profits (1, 2, 3) |", "|---|---|---|---|---|"]
+    players = ", ".join(p["name"] for p in data["players"])
+    lines += ["## Families", "", f"| family | printed as | range of {name} | leaders | profits ({players}) |",
+              "|---|---|---|---|---|"]
     for f in atlas.families:
         fj = next(x for x in data["families"] if x["id"] == f.ident)
-        ranges = "; ".join(interval_text(iv) + _approx_range(iv) for iv in f.intervals)
-        leaders = ", ".join(f"{x} = {v}" for x, v in fj["leaders"].items())
+        ranges = "; ".join(interval_text(iv, name) + _approx_range(iv) for iv in f.intervals)
+        leaders = ", ".join(f"{x} free" if x == v else f"{x} = {v}" for x, v in fj["leaders"].items())
         profits = ", ".join(fj["profits"].values())
         lines.append(f"| {f.ident}{' (continuum)' if f.continuum else ''} | {', '.join(fj['printed_as']) or '—'} | "
                      f"{ranges} | {leaders} | {profits} |")
-    lines += ["", "## How many equilibrium families coexist", "", "| P | families | count |", "|---|---|---|"]
+    lines += ["", "## How many equilibrium families coexist", "", f"| {name} | families | count |", "|---|---|---|"]
     for c in data["coexistence"]:
-        where = (f"P = {c['lower']['value']}" if c["point"] else
-                 f"{c['lower']['value']} < P" + (f" < {c['upper']['value']}" if c["upper"] else ""))
+        where = (f"{name} = {c['lower']['value']}" if c["point"] else
+                 f"{c['lower']['value']} < {name}" + (f" < {c['upper']['value']}" if c["upper"] else ""))
         lines.append(f"| {where} | {', '.join(c['families'])} | {c['count']} |")
     if analysis.subsumed:
         lines += [""] + [f"{s.family} lies inside {s.within} and is not counted separately." for s in analysis.subsumed]
     lines += ["", "## Numeric cross-check", "",
-              "An independent logit-homotopy search (not the engine) at random P; every equilibrium it finds must "
-              "lie in a family of the atlas valid at that P.", "", "| P | found | in the atlas | families |",
+              f"An independent logit-homotopy search (not the engine) at random {name}; every equilibrium it finds "
+              f"must lie in a family of the atlas valid at that {name}.", "",
+              f"| {name} | found | in the atlas | families |",
               "|---|---|---|---|"]
     for row in data["numeric_crosscheck"]:
         lines.append(f"| {row['P']} | {row['equilibria_found']} | {row['in_atlas']} | {', '.join(row['families'])} |")

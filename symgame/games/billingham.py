@@ -28,9 +28,9 @@ def _v(name: str) -> sp.Symbol:
     return parameter_symbol(name)
 
 
-def _bet(player: int, card: str) -> sp.Expr:
+def _bet(player: int, card: str, a3: sp.Expr = sp.Integer(1)) -> sp.Expr:
     if card == "A":
-        return sp.Integer(1) if player == 3 else _v(f"a{player}")
+        return a3 if player == 3 else _v(f"a{player}")
     return _v(f"b{player}") if card == "Q" else sp.Integer(0)
 
 
@@ -70,15 +70,19 @@ def _after_bet(cards: dict, bettor: int, P: sp.Expr) -> dict:
     return out
 
 
-def profits_from_rules() -> dict[int, sp.Expr]:
-    """``E_1, E_2, E_3`` by enumerating the 24 deals and the betting tree."""
+def profits_from_rules(a3: sp.Expr = sp.Integer(1)) -> dict[int, sp.Expr]:
+    """``E_1, E_2, E_3`` by enumerating the 24 deals and the betting tree.
+
+    ``a3`` is Player 3's frequency of betting an A when checked to (the
+    paper fixes it to 1; pass a symbol to keep it).
+    """
     P = _v("P")
     total = {i: sp.Integer(0) for i in (1, 2, 3)}
     for deal in itertools.permutations("AKQJ", 3):
         cards = dict(zip((1, 2, 3), deal))
         reach = sp.Integer(1)
         for actor in (1, 2, 3):
-            q = _bet(actor, cards[actor])
+            q = _bet(actor, cards[actor], a3)
             sub = _after_bet(cards, actor, P)
             for i in total:
                 total[i] += reach * q * sub[i]

@@ -112,10 +112,13 @@ def coexistence(atlas: Atlas, hidden: Sequence[str] = ()) -> list[CoexistenceCel
                 if e is not None and not any(compare_endpoints(e, q) == 0 for q in points):
                     points.append(e)
     points.sort(key=lambda e: (float(e), e.lower))
+    param = atlas.game.parameters[0]
     cells = []
     for k, p in enumerate(points):
         cells.append(CoexistenceCell(p, p, True, _valid_on(families, p, p, True)))
         nxt = points[k + 1] if k + 1 < len(points) else None
+        if nxt is None and param.upper.is_finite:
+            break  # the last endpoint is the end of the domain
         cells.append(CoexistenceCell(p, nxt, False, _valid_on(families, p, nxt, False)))
     return cells
 
@@ -170,9 +173,12 @@ def lies_in(game, member: SolvedBranch, value: Fraction, point: Mapping[str, flo
     return True
 
 
-def sample_parameters(atlas: Atlas, count: int, seed: int, upper: Fraction = Fraction(8)) -> list[Fraction]:
-    """``count`` reproducible rational parameter values spread over the domain up to ``upper``."""
+def sample_parameters(atlas: Atlas, count: int, seed: int, width: Fraction = Fraction(6)) -> list[Fraction]:
+    """``count`` reproducible rational parameter values inside the domain (at most ``width`` above its
+    lower bound when it is unbounded)."""
     rng = np.random.default_rng(seed)
-    lower = Fraction(str(atlas.game.parameters[0].lower))
+    param = atlas.game.parameters[0]
+    lower = Fraction(str(param.lower))
+    upper = Fraction(str(param.upper)) if param.upper.is_finite else lower + width
     return sorted({lower + Fraction(int(rng.integers(1, 1000)), 1000) * (upper - lower) for _ in range(count)})
 

@@ -17,7 +17,7 @@ from ..engine.atlas import Atlas, Family
 from ..model.decide import Decision
 from .atlascheck import (CoexistenceCell, MemberCertificate, NumericMatch, Subsumption, certify_atlas,
                          coexistence, numeric_crosscheck, subsumed_families)
-from .printed import (CoverageVerdict, PrintedSolution, PrintedStatement, PrintedVerdict, StatementVerdict,
+from .printed import (CoverageVerdict, family_point_value, PrintedSolution, PrintedStatement, PrintedVerdict, StatementVerdict,
                       check_coverage, check_printed, check_statement)
 
 
@@ -45,6 +45,10 @@ class AtlasAnalysis:
         game = self.atlas.game
         branch = family.members[0].branch
         subs = {game.symbol(x): v for x, v in branch.values}
+        point = family_point_value(family)
+        if point is not None:
+            subs = {k: sp.sympify(v).subs(game.symbol(game.parameter_names[0]), point) for k, v in subs.items()}
+            subs[game.symbol(game.parameter_names[0])] = point
         return tuple(sp.factor(sp.radsimp(sp.simplify(p.payoff.subs(subs)))) for p in game.players)
 
     def printed_labels(self, family: Family) -> tuple[str, ...]:

@@ -1,0 +1,25 @@
+"""``outputs/billingham/``: the atlas of Billingham's game derived, checked and exported."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.atlas import Mapper, build_atlas, process_map
+from ..games import billingham
+from ..verify.atlasreport import AtlasAnalysis, analyse_atlas
+from .atlas_outputs import AtlasExport, write_atlas_outputs
+
+PLOTTED = ("a1", "b1", "a2", "b2", "b3")
+
+
+def analyse_billingham(mapper: Mapper = process_map, progress: bool = False) -> AtlasAnalysis:
+    """Build the atlas from the rules and run every check against the paper."""
+    atlas = build_atlas(billingham.build_game(), mapper, progress=progress)
+    return analyse_atlas(atlas, billingham.printed_solutions(), billingham.printed_statements(),
+                         billingham.numeric_values())
+
+
+def write_billingham_outputs(directory: Path, analysis: AtlasAnalysis | None = None, pdf: bool = True,
+                             plots: bool = True) -> AtlasExport:
+    analysis = analysis or analyse_billingham()
+    return write_atlas_outputs(analysis, directory, billingham.TITLE, billingham.SOURCE,
+                               billingham.printed_profits_agree(), PLOTTED, pdf=pdf, plots=plots)
