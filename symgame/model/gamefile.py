@@ -40,6 +40,12 @@ class GameFileError(ValueError):
 
 def load_game_file(path: str | Path) -> NormalFormGame:
     """Read and validate a game file; raise :class:`GameFileError` on any problem."""
+    data, source = read_document(path)
+    return game_from_data(data, source)
+
+
+def read_document(path: str | Path) -> tuple[Any, str]:
+    """The parsed content of a YAML or JSON file and the name to report it by."""
     path = Path(path)
     source = str(path)
     try:
@@ -52,8 +58,7 @@ def load_game_file(path: str | Path) -> NormalFormGame:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError(source, "", "file is not UTF-8 text") from None
-    data = parse_document(source, text, json_only=path.suffix.lower() == ".json")
-    return game_from_data(data, source)
+    return parse_document(source, text, json_only=path.suffix.lower() == ".json"), source
 
 
 def parse_document(source: str, text: str, json_only: bool = False) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 import sympy as sp
 
 from .expr import ExpressionError, parse_expression, tokenize
-from .gamefile import MAX_FILE_BYTES, GameFileError, _game_name, _parameters, _NAME, _RESERVED, parse_document
+from .gamefile import _NAME, _RESERVED, GameFileError, _game_name, _parameters, read_document
 from .parameters import parameter_symbol
 from .polygame import PolynomialGame, PolynomialGameError, PolyPlayer
 
@@ -35,19 +35,7 @@ MAX_VARIABLES = 40
 
 def load_polynomial_game(path: str | Path) -> PolynomialGame:
     """Read and validate a polynomial game file; raise :class:`GameFileError` on any problem."""
-    path = Path(path)
-    source = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise GameFileError(source, "", f"cannot read file ({exc.strerror or exc})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise GameFileError(source, "", f"file larger than {MAX_FILE_BYTES} bytes")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise GameFileError(source, "", "file is not UTF-8 text") from None
-    data = parse_document(source, text, json_only=path.suffix.lower() == ".json")
+    data, source = read_document(path)
     return polynomial_game_from_data(data, source)
 
 
