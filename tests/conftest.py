@@ -25,3 +25,11 @@ def weakest_link_analysis():
 
 def fractions(point):
     return {k: Fraction(v) for k, v in point.items()}
+
+
+@pytest.fixture(scope="session")
+def billingham_analysis():
+    """The Billingham atlas built from the rules (all cores) and every check run once per session."""
+    from symgame.export.billingham_outputs import analyse_billingham
+
+    return analyse_billingham()

@@ -332,7 +332,9 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
             store.add_verdict(v)
             verdicts.append(v)
         _say(progress, f"cases: {len(verdicts)}/{len(todo)} analysed")
-    all_verdicts = [v for v in verdicts if v.stage in ("solved",)]
+    # pickling between processes rewrites sympy expressions (1/2*(t + 1) comes back as t/2 + 1/2):
+    # bring every formula to one canonical form so that all executors give byte-identical results
+    all_verdicts = [canonical_verdict(v) for v in verdicts if v.stage in ("solved",)]
     for v in verdicts:
         if v.stage == "bisection":
             stats.refuted_bisection += 1
@@ -348,6 +350,26 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
                    f"{stats.solved} with solutions")
     families = merge_families(game, structure, all_verdicts)
     return Atlas(game, structure, tuple(families), tuple(sorted(all_verdicts, key=lambda v: v.case)), stats)
+
+
+def canonical_expr(expr: sp.Expr) -> sp.Expr:
+    """One printed form per rational function (square roots: rationalised denominators)."""
+    expr = sp.sympify(expr)
+    if expr.is_number and expr.is_Rational or expr.is_Symbol:
+        return expr
+    if expr.has(sp.Pow) and any(a.exp.is_Rational and not a.exp.is_Integer for a in expr.atoms(sp.Pow)):
+        return sp.radsimp(sp.together(expr))
+    return sp.factor(sp.cancel(expr))
+
+
+def canonical_verdict(verdict: CaseVerdict) -> CaseVerdict:
+    branches = []
+    for sb in verdict.branches:
+        b = sb.branch
+        branch = CaseBranch(b.case, b.point, tuple((x, canonical_expr(e)) for x, e in b.values), b.free,
+                            tuple((canonical_expr(e), rel) for e, rel in b.conditions))
+        branches.append(SolvedBranch(branch, sb.range))
+    return CaseVerdict(verdict.case, verdict.stage, tuple(branches), verdict.unsolved)
 
 
 def merge_families(game: PolynomialGame, structure: Structure, verdicts: Iterable[CaseVerdict]) -> list[Family]:

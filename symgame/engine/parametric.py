@@ -194,6 +194,8 @@ def _solve_at(game, structure, case, fixed, equations, gens, P, r) -> list[CaseB
 
 
 def _holds_number(value: sp.Expr, rel: str) -> bool:
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False  # a vanishing denominator: no profile at this parameter value
     v = sp.nsimplify(value) if not value.is_Rational else value
     sign = sp.sign(v)
     return {">": sign > 0, ">=": sign >= 0, "==": sign == 0, "!=": sign != 0}[rel]

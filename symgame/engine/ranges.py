@@ -27,7 +27,7 @@ import z3
 
 from ..model.decide import Decision
 from ..model.parameters import Parameter
-from .parametric import CaseBranch, has_sqrt, radical_norm
+from .parametric import CaseBranch, has_sqrt, in_domain, radical_norm
 from .z3terms import Z3Encoder, decide
 
 MAX_BORDER_POLYS = 400
@@ -324,6 +324,8 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
 
 
 def _number_holds(value: sp.Expr, rel: str) -> bool:
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False  # a denominator vanishes here: the formula does not define a profile
     sign = int(sp.sign(sp.radsimp(value))) if not value.is_Rational else int(sp.sign(value))
     return {">": sign > 0, ">=": sign >= 0, "==": sign == 0, "!=": sign != 0}[rel]
 
@@ -370,3 +372,21 @@ def compare_endpoints(x: Endpoint, y: Endpoint) -> int:
     if _same(x, y):
         return 0
     return int(sp.sign(sp.N(x.value - y.value, 50)))  # distinct algebraic numbers: a nonzero sign
+
+
+def denominator_zeros(branch: CaseBranch, param: Parameter) -> list[sp.Expr]:
+    """Parameter values in the domain where a denominator of the branch's formulas vanishes.
+
+    The branch gives no profile there; the range derivation excludes these
+    values, and the atlas reports them so that they are not passed over.
+    """
+    P = param.symbol
+    zeros: list[sp.Expr] = []
+    for _, expr in branch.values:
+        den = sp.fraction(sp.together(expr))[1]
+        if den.free_symbols != {P}:
+            continue
+        for root in sp.Poly(den, P).real_roots():
+            if root not in zeros and in_domain(param, root):
+                zeros.append(root)
+    return sorted(zeros, key=float)

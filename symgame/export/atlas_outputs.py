@@ -14,10 +14,11 @@ from typing import Any, Sequence
 import sympy as sp
 
 from .. import __version__
-from ..engine.atlas import Atlas, Family, branch_witness
+from ..engine.atlas import Atlas, Family, branch_witness, canonical_expr
 from ..engine.parametric import CaseBranch, has_sqrt
-from ..engine.ranges import Endpoint, ParamInterval
+from ..engine.ranges import Endpoint, ParamInterval, denominator_zeros
 from ..verify.atlasreport import AtlasAnalysis, decision_word
+from ..verify.printed import family_point_value
 from ..verify.polycert import exact_regret
 from .documents import dumps
 from .latex import _ENV, PdfResult, compile_pdf, escape
@@ -39,21 +40,23 @@ class Bound:
     strict_upper: bool
 
 
-def readable_bounds(branch: CaseBranch, P: sp.Symbol, domain_lower: sp.Expr) -> list[Bound]:
+def readable_bounds(branch: CaseBranch, P: sp.Symbol, domain_lower: sp.Expr, at: sp.Expr | None = None
+                    ) -> list[Bound]:
     """The constraints on a family's free frequencies as bounds on linear combinations.
 
     A constraint ``k(P)·L(z) + b(P) rel 0`` whose coefficients of the free
     frequencies ``z`` share the factor ``k`` (of constant sign for ``P`` in
     the domain) becomes ``L(z) rel -b/k``; box constraints ``0 <= z <= 1``
-    are left out; others are kept as ``expr rel 0``.
+    are left out; others are kept as ``expr rel 0``.  ``at``: the parameter
+    value of a family that exists at one value only (substituted first).
     """
     free = [sp.Symbol(z, real=True) for z in branch.free]
-    found: dict[sp.Expr, list] = {}
+    sides: dict[sp.Expr, dict[str, list]] = {}
     raw: list[Bound] = []
     for expr, rel in branch.conditions:
-        e = sp.expand(expr)
+        e = sp.expand(expr if at is None else expr.subs(P, at))
         used = [z for z in free if e.has(z)]
-        if not used or _is_box(e, used):
+        if not used or (rel == ">=" and _is_box(e, used)):
             continue
         split = _linear_split(e, used, P, domain_lower)
         if split is None:
@@ -61,16 +64,32 @@ def readable_bounds(branch: CaseBranch, P: sp.Symbol, domain_lower: sp.Expr) -> 
             raw.append(Bound(sp.factor(e), zero, zero if rel == "==" else None, rel == ">", False))
             continue
         comb, rhs, sign = split
-        entry = found.setdefault(comb, [None, None, False, False])
+        entry = sides.setdefault(comb, {"lower": [], "upper": []})
         rhs = _tidy(rhs)
-        if rel == "==":
-            entry[0], entry[1] = rhs, rhs
-        elif sign > 0:
-            entry[0], entry[2] = rhs, rel == ">"
-        else:
-            entry[1], entry[3] = rhs, rel == ">"
-    out = [Bound(c, v[0], v[1], v[2], v[3]) for c, v in found.items()]
+        if rel == "==" or sign > 0:
+            entry["lower"].append((rhs, rel == ">"))
+        if rel == "==" or sign < 0:
+            entry["upper"].append((rhs, rel == ">"))
+    out = []
+    for comb, entry in sides.items():
+        lowers = _tightest(entry["lower"], max)
+        uppers = _tightest(entry["upper"], min)
+        for k in range(max(len(lowers), len(uppers))):
+            lo = lowers[k] if k < len(lowers) else (None, False)
+            hi = uppers[k] if k < len(uppers) else (None, False)
+            out.append(Bound(comb, lo[0], hi[0], lo[1], hi[1]))
     return sorted(out, key=lambda b: sp.default_sort_key(b.combination)) + raw
+
+
+def _tightest(bounds: list, pick) -> list:
+    """The tightest of numeric bounds (strict wins a tie); bounds depending on the parameter all kept."""
+    numbers = [b for b in bounds if b[0].is_number]
+    others = list(dict.fromkeys(b for b in bounds if not b[0].is_number))
+    if not numbers:
+        return others
+    best = pick(b[0] for b in numbers)
+    strict = any(b[1] for b in numbers if b[0] == best)
+    return [(best, strict)] + others
 
 
 def _is_box(e: sp.Expr, used: list) -> bool:
@@ -187,9 +206,11 @@ def family_json(analysis: AtlasAnalysis, family: Family) -> dict[str, Any]:
             "values": {x: _text(v) for x, v in m.branch.values},
             "free": list(m.branch.free),
             "constraints": [f"{_text(e)} {r} 0" for e, r in m.branch.conditions],
-            "readable_constraints": [bound_text(b) for b in readable_bounds(m.branch, P, lower)],
+            "readable_constraints": [bound_text(b) for b in readable_bounds(m.branch, P, lower,
+                                                                            family_point_value(family))],
             "ranges": [interval_json(iv) for iv in m.range.intervals],
             "range_complete": m.range.complete,
+            "denominator_zeros": [_text(z) for z in denominator_zeros(m.branch, game.parameters[0])],
             "certificates": [{"range": interval_text(c.interval), "every_profile_is_equilibrium":
                               decision_word(c.sound.decision), "nonempty": decision_word(c.nonempty.decision)}
                              for c in certs],
@@ -249,7 +270,7 @@ def numeric_json(analysis: AtlasAnalysis) -> list[dict[str, Any]]:
     by_value: dict[Fraction, list] = {}
     for m in analysis.numeric:
         by_value.setdefault(m.parameter, []).append(m)
-    return [{"P": str(v), "equilibria_found": len(ms), "in_atlas": sum(m.family is not None for m in ms),
+    return [{"value": str(v), "equilibria_found": len(ms), "in_atlas": sum(m.family is not None for m in ms),
              "families": sorted({m.family for m in ms if m.family}, key=_family_key)}
             for v, ms in sorted(by_value.items())]
 
@@ -324,7 +345,7 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
               f"| {name} | found | in the atlas | families |",
               "|---|---|---|---|"]
     for row in data["numeric_crosscheck"]:
-        lines.append(f"| {row['P']} | {row['equilibria_found']} | {row['in_atlas']} | {', '.join(row['families'])} |")
+        lines.append(f"| {row['value']} | {row['equilibria_found']} | {row['in_atlas']} | {', '.join(row['families'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -422,13 +443,15 @@ def cheatsheet_tex(analysis: AtlasAnalysis, title: str, source: str) -> str:
     families = []
     for f in atlas.families:
         m = f.members[0].branch
-        values = [f"${sp.latex(game.symbol(x))} = {sp.latex(v)}$" for x, v in m.values if x not in m.free]
-        bounds = [f"${bound_latex(b)}$" for b in readable_bounds(m, P, lower)]
+        at = family_point_value(f)
+        values = [f"${sp.latex(game.symbol(x))} = {sp.latex(v if at is None else canonical_expr(v.subs(P, at)))}$"
+                  for x, v in m.values if x not in m.free]
+        bounds = [f"${bound_latex(b)}$" for b in readable_bounds(m, P, lower, at)]
         free = ", ".join(f"${sp.latex(game.symbol(z))}$" for z in m.free)
         families.append({
             "ident": f.ident, "printed": escape(", ".join(analysis.printed_labels(f))),
             "ranges": "; ".join(f"${interval_latex(iv)}$" for iv in f.intervals),
-            "values": ", ".join(values), "free": free, "bounds": "; ".join(bounds),
+            "formulas": ", ".join(values), "free": free, "bounds": "; ".join(bounds),
             "profits": ", ".join(f"$E_{{{p.name}}} = {sp.latex(v)}$" for p, v in zip(game.players,
                                                                                      analysis.profits(f))),
             "members": len(f.members),

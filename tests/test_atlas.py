@@ -1,0 +1,246 @@
+"""The case-splitting atlas engine on small polynomial games: executors, checkpoints, soundness."""
+import json
+import random
+import subprocess
+import sys
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import nashpy
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symgame.cli import main
+from symgame.engine.atlas import DaskMapper, build_atlas, process_map, serial_map
+from symgame.engine.ranges import compare_endpoints
+from symgame.export.atlas_outputs import witnesses_json
+from symgame.model.parameters import parse_domain
+from symgame.model.polyfile import polynomial_game_from_data
+from symgame.model.polygame import PolynomialGame, PolyPlayer
+from symgame.verify.atlascheck import lies_in
+from symgame.verify.polycert import exact_regret
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def symbol(name):
+    return sp.Symbol(name, real=True)
+
+
+def bimatrix_game(entries, domain="[0, 2]"):
+    """A 2x2 game with entries affine in t: x, y are the probabilities of each player's second action."""
+    x, y, t = symbol("x"), symbol("y"), symbol("t")
+    weights = {(0, 0): (1 - x) * (1 - y), (0, 1): (1 - x) * y, (1, 0): x * (1 - y), (1, 1): x * y}
+    payoff = [sum(w * (entries[k][i][j][0] + entries[k][i][j][1] * t) for (i, j), w in weights.items())
+              for k in (0, 1)]
+    return PolynomialGame("bimatrix", (parse_domain("t", domain),),
+                          (PolyPlayer("A", ("x",), sp.expand(payoff[0])), PolyPlayer("B", ("y",), sp.expand(payoff[1]))))
+
+
+def three_player_game(seed=2):
+    """A random multilinear three-player game, two frequencies each, parameter t in [0, 3]."""
+    rng = random.Random(seed)
+    names = (("x1", "x2"), ("y1", "y2"), ("z1", "z2"))
+    t = symbol("t")
+    variables = [symbol(v) for group in names for v in group]
+    players = []
+    for k, own in enumerate(names):
+        others = [v for v in variables if str(v) not in own]
+        payoff = 0
+        for v in own:
+            s = symbol(v)
+            for o in others[:3]:
+                payoff += rng.randint(-3, 3) * s * o
+            payoff += (rng.randint(-2, 2) + rng.randint(-1, 1) * t) * s
+        players.append(PolyPlayer(str(k + 1), own, sp.expand(payoff)))
+    return PolynomialGame("three", (parse_domain("t", "[0, 3]"),), tuple(players))
+
+
+def fingerprint(atlas):
+    return ([(f.ident, tuple((x, str(v)) for x, v in f.leaders),
+              tuple((str(iv.lower.value), iv.lower_closed, str(iv.upper.value) if iv.upper else None, iv.upper_closed)
+                    for iv in f.intervals)) for f in atlas.families],
+            (atlas.stats.raw_cases, atlas.stats.search_nodes, atlas.stats.survivors, atlas.stats.solved))
+
+
+@pytest.fixture(scope="module")
+def serial_atlas():
+    return build_atlas(three_player_game(), serial_map)
+
+
+def test_three_player_atlas_members_are_equilibria(serial_atlas):
+    game = serial_atlas.game
+    assert serial_atlas.families
+    for family in serial_atlas.families:
+        for member in family.members:
+            for iv in member.range.intervals:
+                value = iv.lower.lower if iv.is_point else (iv.lower.upper + (iv.upper.lower if iv.upper else
+                                                                           iv.lower.upper + 1)) / 2
+                from symgame.engine.atlas import branch_witness
+                profile = branch_witness(game, member, value)
+                assert exact_regret(game, profile, {"t": sp.Rational(value.numerator, value.denominator)}).is_nash
+
+
+def test_processes_give_the_serial_result(serial_atlas):
+    assert fingerprint(build_atlas(three_player_game(), process_map)) == fingerprint(serial_atlas)
+
+
+def test_dask_local_cluster_gives_the_serial_result(serial_atlas):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with DaskMapper(cluster) as mapper:
+            atlas = build_atlas(three_player_game(), mapper)
+    assert fingerprint(atlas) == fingerprint(serial_atlas)
+
+
+class Interrupting:
+    """A mapper that dies after ``allowed`` calls, like a user pressing Ctrl-C."""
+
+    def __init__(self, allowed):
+        self.allowed, self.items = allowed, 0
+
+    def __call__(self, fn, items):
+        if self.allowed == 0:
+            raise KeyboardInterrupt
+        self.allowed -= 1
+        self.items += len(items)
+        return serial_map(fn, items)
+
+
+def test_interrupted_run_resumes_from_its_checkpoint(serial_atlas, tmp_path):
+    checkpoint = tmp_path / "run.jsonl"
+    first = Interrupting(allowed=5)
+    with pytest.raises(KeyboardInterrupt):
+        build_atlas(three_player_game(), first, checkpoint=checkpoint)
+    saved = checkpoint.read_text().splitlines()
+    assert len(saved) == first.items > 0
+    counting = Interrupting(allowed=10**6)
+    resumed = build_atlas(three_player_game(), counting, checkpoint=checkpoint)
+    assert fingerprint(resumed) == fingerprint(serial_atlas)
+    fresh = Interrupting(allowed=10**6)
+    build_atlas(three_player_game(), fresh)
+    assert counting.items == fresh.items - first.items
+
+
+entry = st.tuples(st.integers(-3, 3), st.integers(-2, 2))
+matrix = st.lists(st.lists(entry, min_size=2, max_size=2), min_size=2, max_size=2)
+
+
+@settings(max_examples=15)
+@given(entries=st.tuples(matrix, matrix), t=st.fractions(0, 2, max_denominator=7))
+def test_atlas_agrees_with_exact_regret_and_nashpy(entries, t):
+    """Soundness and completeness at one rational t, against two oracles independent of the engine:
+    on a grid of profiles, exact regret zero <=> the profile lies in a family valid at t; and every
+    equilibrium nashpy's support enumeration finds lies in such a family."""
+    game = bimatrix_game(entries)
+    atlas = build_atlas(game, serial_map)
+    members = [m for _, m in atlas.members_at(t, every=True)]
+    tq = {"t": sp.Rational(t.numerator, t.denominator)}
+    grid = [sp.Rational(k, 6) for k in range(7)]
+    for x in grid:
+        for y in grid:
+            point = {"x": float(x), "y": float(y)}
+            is_nash = exact_regret(game, {"x": x, "y": y}, tq).is_nash
+            inside = any(lies_in(game, m, t, point, tol=1e-9) for m in members)
+            assert is_nash == inside, (entries, t, x, y)
+    tf = float(t)
+    A = np.array([[entries[0][i][j][0] + entries[0][i][j][1] * tf for j in (0, 1)] for i in (0, 1)])
+    B = np.array([[entries[1][i][j][0] + entries[1][i][j][1] * tf for j in (0, 1)] for i in (0, 1)])
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = list(nashpy.Game(A, B).support_enumeration(non_degenerate=False))
+    for sigma, tau in found:
+        point = {"x": float(sigma[1]), "y": float(tau[1])}
+        assert any(lies_in(game, m, t, point, tol=1e-7) for m in members), (entries, t, point)
+
+
+def test_bounded_domain_ranges_stop_at_the_bound():
+    # matching pennies whose stakes grow with t: one mixed family on the whole domain
+    game = bimatrix_game(([[(1, 0), (-1, 0)], [(-1, 0), (1, 1)]], [[(-1, 0), (1, 0)], [(1, 0), (-1, 0)]]), "[0, 2]")
+    atlas = build_atlas(game, serial_map)
+    assert all(iv.upper is not None and compare_endpoints(iv.upper, iv.lower) >= 0
+               for f in atlas.families for iv in f.intervals)
+    tops = [iv.upper.lower for f in atlas.families for iv in f.intervals]
+    assert max(tops) == 2
+    mixed = [f for f in atlas.families if all(not v.is_number for _, v in f.leaders)]
+    assert len(mixed) == 1 and mixed[0].intervals[0].lower.lower == 0
+
+
+# --------------------------------------------------------------------------- files and the command line
+
+GOOD = {"game": "tiny", "parameters": {"t": "[0, 2]"},
+        "players": [{"name": "A", "variables": ["x"], "payoff": "x*(1-y)*t - x*y"},
+                    {"name": "B", "variables": ["y"], "payoff": "y*(1-x) - x*y*t"}]}
+
+
+def write(tmp_path, data, name="game.yaml"):
+    import yaml
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+@pytest.mark.parametrize("change, place, words", [
+    (lambda d: d["players"][0].update(payoff="x/t"), "players[0].payoff", "not a polynomial"),
+    (lambda d: d["players"][0].update(payoff="x*w"), "players[0].payoff", "'w'"),
+    (lambda d: d["players"][1].update(variables=["x"]), "players[1].variables[0]", "already owned"),
+    (lambda d: d.update(payoffs=[]), "payoffs", "unknown key"),
+    (lambda d: d["players"][0].pop("variables"), "players[0]", "name, variables and payoff"),
+    (lambda d: d.update(constants={"k": "t"}), "constants.k", "unknown name"),
+    (lambda d: d["players"][0].update(payoff="x*(1-y"), "players[0].payoff", "column"),
+])
+def test_bad_game_files_get_one_clear_line(tmp_path, capsys, change, place, words):
+    data = json.loads(json.dumps(GOOD))
+    change(data)
+    path = write(tmp_path, data)
+    assert main(["atlas", str(path), "--workers", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err
+    assert str(path) in err and place in err and words in err
+
+
+def test_case_space_over_budget_says_how_large_and_how_to_raise(tmp_path, capsys):
+    assert main(["atlas", str(ROOT / "examples" / "billingham.yaml"), "--budget", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert "177147" in err and "3^11" in err and "--budget 177147" in err
+
+
+def test_at_outside_the_domain_is_rejected(tmp_path, capsys):
+    assert main(["atlas", str(write(tmp_path, GOOD)), "--at", "t=3"]) == 2
+    assert "outside the domain [0, 2]" in capsys.readouterr().err
+
+
+def test_constants_are_substituted(tmp_path):
+    data = json.loads(json.dumps(GOOD))
+    data["constants"] = {"k": "1/2"}
+    data["players"][1]["payoff"] = "y*(1-x)*2*k - x*y*t"
+    game = polynomial_game_from_data(data)
+    assert game == polynomial_game_from_data(GOOD)
+
+
+def test_atlas_at_gives_exact_witnesses_for_the_billingham_file():
+    """The --at JSON contract, run as a user would, every witness checked by exact regret."""
+    out = subprocess.run([sys.executable, "-m", "symgame.cli", "atlas", str(ROOT / "examples" / "billingham.yaml"),
+                          "--at", "P=4", "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
+    data = json.loads(out.stdout)
+    assert data["parameters"] == {"P": "4"}
+    from symgame.games.billingham import VARIABLE_ORDER, build_game
+    game = build_game()
+    assert len(data["equilibria"]) == 2
+    for e in data["equilibria"]:
+        assert set(e["profile"]) == set(VARIABLE_ORDER) and set(e["profits"]) == {"1", "2", "3"}
+        profile = {x: sp.Rational(v) for x, v in e["profile"].items()}
+        report = exact_regret(game, profile, {"P": sp.Integer(4)})
+        assert report.is_nash
+        subs = {game.symbol(x): v for x, v in profile.items()} | {game.symbol("P"): 4}
+        assert [str(sp.expand(p.payoff.subs(subs))) for p in game.players] == [e["profits"][k] for k in "123"]
+    assert {e["continuum"] for e in data["equilibria"]} == {True, False}
+
+
+def test_witnesses_json_is_deterministic(serial_atlas):
+    value = Fraction(3, 2)
+    assert witnesses_json(serial_atlas, value) == witnesses_json(serial_atlas, value)
