@@ -17,6 +17,7 @@ so that an interrupted run resumes without repeating them.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 import sys
@@ -59,6 +60,7 @@ class CaseVerdict:
     stage: str                 # "bisection", "z3", "solved", "empty"
     branches: tuple[SolvedBranch, ...] = ()
     unsolved: tuple[str, ...] = ()
+    seconds: tuple[float, float, float] = field(default=(0.0, 0.0, 0.0), compare=False)  # refute, solve, range
 
 
 @dataclass(frozen=True)
@@ -161,14 +163,17 @@ def analyse_case(game: PolynomialGame, structure: Structure, case: str, pieces: 
 
     ``pieces`` are the parameter pieces on which the case survived the search.
     """
+    t0 = time.perf_counter()
     feasible = z3_case_feasibility(game, structure, case, Z3_FILTER_MS)
     if feasible is Decision.FALSE:
-        return CaseVerdict(case, "z3")
+        return CaseVerdict(case, "z3", seconds=(time.perf_counter() - t0, 0.0, 0.0))
     if feasible is Decision.UNDECIDED:
         search = case_search(game, structure)
         if all(search.refute(k, case) for k in pieces):
-            return CaseVerdict(case, "bisection")
+            return CaseVerdict(case, "bisection", seconds=(time.perf_counter() - t0, 0.0, 0.0))
+    t1 = time.perf_counter()
     solution = solve_case(game, structure, case)
+    t2 = time.perf_counter()
     param = game.parameters[0]
     solved = []
     for b in solution.branches:
@@ -176,7 +181,8 @@ def analyse_case(game: PolynomialGame, structure: Structure, case: str, pieces: 
         if r.intervals or r.undecided_cells or not r.complete:
             solved.append(SolvedBranch(b, r))
     stage = "solved" if solved or solution.unsolved else "empty"
-    return CaseVerdict(case, stage, tuple(solved), solution.unsolved)
+    return CaseVerdict(case, stage, tuple(solved), solution.unsolved,
+                       (t1 - t0, t2 - t1, time.perf_counter() - t2))
 
 
 def z3_case_feasibility(game: PolynomialGame, structure: Structure, case: str, timeout_ms: int) -> Decision:
@@ -296,8 +302,13 @@ def _star(pair):
 # --------------------------------------------------------------------------- the pipeline
 
 def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: Path | None = None,
-                budget: int = DEFAULT_BUDGET, progress: bool = False) -> Atlas:
-    """Derive every equilibrium family of ``game`` for every parameter value."""
+                budget: int = DEFAULT_BUDGET, progress: bool = False,
+                case_filter: Callable[[Structure, str], bool] | None = None) -> Atlas:
+    """Derive every equilibrium family of ``game`` for every parameter value.
+
+    ``case_filter`` restricts the case space (e.g. to a paper's hand-pruned
+    cases, for comparison); ``raw_cases`` then counts only the admitted cases.
+    """
     structure = detect_structure(game)
     raw = total_cases(structure)
     if raw > budget:
@@ -320,6 +331,9 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
         stats.search_pruned += rec["pruned"]
         for c in rec["survivors"]:
             survivors[c].append(t.piece_index)
+    if case_filter is not None:
+        survivors = defaultdict(list, {c: k for c, k in survivors.items() if case_filter(structure, c)})
+        stats.raw_cases = sum(1 for c in _all_cases(search, structure) if case_filter(structure, c))
     stats.survivors = len(survivors)
     stats.seconds["search"] = time.perf_counter() - t0
     _say(progress, f"search: {raw} raw cases, {len(survivors)} survive interval pruning")
@@ -346,6 +360,8 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
             stats.refuted_z3 += stage == "z3"
     stats.solved = len(all_verdicts)
     stats.seconds["cases"] = time.perf_counter() - t0
+    for k, name in enumerate(("refute_cpu", "solve_cpu", "range_cpu")):
+        stats.seconds[name] = sum(v.seconds[k] for v in verdicts)
     _say(progress, f"cases: {stats.refuted_bisection} refuted by bisection, {stats.refuted_z3} by z3, "
                    f"{stats.solved} with solutions")
     families = merge_families(game, structure, all_verdicts)
@@ -391,6 +407,10 @@ def merge_families(game: PolynomialGame, structure: Structure, verdicts: Iterabl
                                  f[1].__repr__()))
     return [Family(f"F{k + 1}", leaders, point, tuple(sorted(members, key=lambda m: m.branch.case)))
             for k, (members, leaders, point) in enumerate(families)]
+
+
+def _all_cases(search: CaseSearch, structure: Structure) -> Iterable[str]:
+    return ("".join(c) for c in itertools.product(*(search.choices(x) for x in structure.order)))
 
 
 def _chunks(items: list, parts: int = 8) -> list[list]:

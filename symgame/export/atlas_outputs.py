@@ -242,8 +242,8 @@ def atlas_json(analysis: AtlasAnalysis, source: str, printed_profits_agree: bool
                     for p in game.players],
         "structure": {"leaders": list(atlas.structure.leaders), "responders": list(atlas.structure.responders)},
         "search": {"raw_cases": st.raw_cases, "search_nodes": st.search_nodes, "pruned_nodes": st.search_pruned,
-                   "survivors": st.survivors, "refuted_by_bisection": st.refuted_bisection,
-                   "refuted_by_z3": st.refuted_z3, "cases_with_solutions": st.solved,
+                   "survivors": st.survivors, "refuted_exactly": st.survivors - st.solved,
+                   "cases_with_solutions": st.solved,
                    "unsolved": atlas.unsolved},
         "families": [family_json(analysis, f) for f in atlas.families],
         "coexistence": [{"lower": endpoint_json(c.lower), "upper": endpoint_json(c.upper), "point": c.is_point,
@@ -315,8 +315,8 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
              f"Source: {data['source']}.", "",
              f"Derived by symgame {__version__} from the payoff polynomials (in `atlas.json`), with no hand pruning: "
              f"{s['raw_cases']} raw best-response cases; the pruned search visited {s['search_nodes']} nodes and cut "
-             f"{s['pruned_nodes']}; {s['survivors']} cases survived, {s['refuted_by_z3']} were refuted by z3 and "
-             f"{s['refuted_by_bisection']} by interval bisection, {s['cases_with_solutions']} have solutions.",
+             f"{s['pruned_nodes']}; {s['survivors']} cases survived, {s['refuted_exactly']} of them were refuted (z3, "
+             f"interval bisection or the exact solver), {s['cases_with_solutions']} have solutions.",
              ""]
     proved = sum(c.proved for c in analysis.certificates)
     lines += [f"Every family is certified on its whole range by z3 ({proved} of {len(analysis.certificates)} "
