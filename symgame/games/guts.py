@@ -1,0 +1,264 @@
+"""Continuous Guts poker (../shared/seeds/001 and 000, sections 3-4 and Appendix B).
+
+Each of ``n`` players receives a hand uniform on [0, 1] and holds when the
+hand exceeds her threshold ``p_j`` (drops otherwise).  Accounting as in
+section 3 (antes paid on termination): with ``r`` holders the best holder
+wins ``+n``, the other holders pay ``-n``, and for ``r >= 2`` the stakes
+are multiplied by ``r - 1`` while every player receives the virtual ante
+``r - 2``; a lone holder wins ``n - 1`` and each dropper pays 1 (the game
+ends); if nobody holds the round is replayed.  Under the Weenie rule
+(Appendix B) the best hand among all-droppers matches the pot: it pays
+``n``, the stakes double and every player receives the virtual ante 1.
+
+Summing over the holder sets gives closed forms with the one integral
+
+    W = ∫_{p1}^{1} Π_{j≠1} max(p_j, u) du  -  (1 - p1) Π_{j≠1} p_j,
+
+    α = Σ_j (1 - p_j) - 2 + 2 Π_j p_j + 2 n W - n (1 - p1) + 2 n (1 - p1) Π_{j≠1} p_j,
+    β = Σ_j (1 - p_j) - 1 + 2 Π_j p_j,
+
+and, under the Weenie rule, ``α_W = α + Π_j p_j - n ∫_0^{p1} Π_{j≠1} min(p_j, u) du``
+and ``β_W = β + Π_j p_j``.  The integrands are ``c · u^k`` between
+consecutive thresholds, so α costs O(n log n) per profile instead of the
+Θ(n 3^n) of the paper's section 4.1 algorithm.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import sympy as sp
+
+SOURCE = ("Castronova, Chen, Zumbrun et al., continuous Guts and recursive games (../shared/seeds/001, "
+          "../shared/seeds/000), sections 1-4 and Appendices B-D")
+
+
+# --------------------------------------------------------------------------- exact, for a known ordering
+
+def _piecewise_integral(lower: sp.Expr, upper: sp.Expr, others: Sequence[sp.Expr], ordered: Sequence[sp.Expr],
+                        kind: str) -> sp.Expr:
+    """∫_lower^upper Π_j max(others_j, u) du (``kind="max"``) or Π_j min(others_j, u) du (``"min"``).
+
+    ``ordered`` lists every threshold involved (``lower`` and ``upper``
+    included when they are thresholds) in increasing order; the integral is
+    split at the thresholds that lie between ``lower`` and ``upper``.
+    """
+    u = sp.Symbol("u", real=True)
+    inside = [t for t in ordered if t not in (lower, upper)]
+    lo_pos = ordered.index(lower) if lower in ordered else -1
+    hi_pos = ordered.index(upper) if upper in ordered else len(ordered)
+    cuts = [lower] + [t for t in inside if lo_pos < ordered.index(t) < hi_pos] + [upper]
+    rank = {t: k for k, t in enumerate(ordered)}
+    total = sp.Integer(0)
+    for a, b in zip(cuts, cuts[1:]):
+        pos = rank.get(a, -1)
+        factor = sp.Integer(1)
+        for s in others:
+            below = (rank[s] <= pos) if s in rank else False
+            if kind == "max":
+                factor *= u if below else s
+            else:
+                factor *= s if below else u
+        total += sp.integrate(factor, (u, a, b))
+    return sp.expand(total)
+
+
+def alpha_exact(p: Sequence[sp.Expr], order: Sequence[int], weenie: bool = False) -> sp.Expr:
+    """Player 1's immediate return α for thresholds ``p`` whose increasing order is ``order``.
+
+    ``order`` lists indices into ``p`` from the smallest threshold to the
+    largest (ties excluded); ``p[0]`` is player 1.
+    """
+    n = len(p)
+    ordered = [p[k] for k in order]
+    p1, others = p[0], list(p[1:])
+    rest = sp.Mul(*others)
+    W = _piecewise_integral(p1, sp.Integer(1), others, ordered, "max") - (1 - p1) * rest
+    alpha = sum(1 - x for x in p) - 2 + 2 * sp.Mul(*p) + 2 * n * W - n * (1 - p1) + 2 * n * (1 - p1) * rest
+    if weenie:
+        L = _piecewise_integral(sp.Integer(0), p1, others, ordered, "min")
+        alpha += sp.Mul(*p) - n * L
+    return sp.expand(alpha)
+
+
+def beta_exact(p: Sequence[sp.Expr], weenie: bool = False) -> sp.Expr:
+    """The expected stakes multiplier β (``weenie``: the all-drop round doubles the stakes)."""
+    beta = sum(1 - x for x in p) - 1 + 2 * sp.Mul(*p)
+    return sp.expand(beta + (sp.Mul(*p) if weenie else 0))
+
+
+# --------------------------------------------------------------------------- the printed propositions
+
+def printed_alpha(n: int, weenie: bool = False) -> dict[tuple[int, ...], sp.Expr]:
+    """Propositions 3.1, 3.2 (standard) and B.2, B.3 (Weenie) as printed, by ordering of the thresholds."""
+    p1, p2, p3 = sp.symbols("p1 p2 p3", real=True)
+    if n == 2 and not weenie:
+        return {(1, 0): (1 - 2 * p1) * (p1 - p2), (0, 1): (1 - 2 * p2) * (p1 - p2)}
+    if n == 2:
+        return {(1, 0): (1 - 2 * p1 - p2) * (p1 - p2), (0, 1): (1 - 2 * p2 - p1) * (p1 - p2)}
+    if not weenie:
+        return {
+            (0, 1, 2): 2 * p1 - p2 - p3 + p3**3 + 3 * p2**2 * p3 - 4 * p1 * p2 * p3,
+            (0, 2, 1): 2 * p1 - p3 - p2 + p2**3 + 3 * p3**2 * p2 - 4 * p1 * p2 * p3,
+            (1, 0, 2): 2 * p1 - p2 - p3 + p3**3 - 3 * p1**2 * p3 + 2 * p1 * p2 * p3,
+            (2, 0, 1): 2 * p1 - p2 - p3 + p2**3 - 3 * p1**2 * p2 + 2 * p1 * p2 * p3,
+            (1, 2, 0): 2 * p1 - p2 - p3 - 2 * p1**3 + 2 * p1 * p2 * p3,
+            (2, 1, 0): 2 * p1 - p2 - p3 - 2 * p1**3 + 2 * p1 * p2 * p3,
+        }
+    R = sp.Rational
+    return {
+        (0, 1, 2): 2 * p1 - p2 - p3 + p3**3 - p1**3 + 3 * p2**2 * p3 - 3 * p1 * p2 * p3,
+        (0, 2, 1): 2 * p1 - p2 - p3 + p2**3 - p1**3 + 3 * p3**2 * p2 - 3 * p1 * p2 * p3,
+        (1, 0, 2): 2 * p1 - p2 - p3 + p2**3 * R(1, 2) + p3**3 - 3 * p1**2 * p2 * R(1, 2) - 3 * p1**2 * p3
+        + 3 * p1 * p2 * p3,
+        (2, 0, 1): 2 * p1 - p3 - p2 + p3**3 * R(1, 2) + p2**3 - 3 * p1**2 * p3 * R(1, 2) - 3 * p1**2 * p2
+        + 3 * p1 * p2 * p3,
+        (1, 2, 0): 2 * p1 - p3 - p2 - 2 * p1**3 + p2**3 * R(1, 2) + 3 * p2 * p3**2 * R(1, 2),
+        (2, 1, 0): 2 * p1 - p3 - p3 - 2 * p1**3 + p3**3 * R(1, 2) + 3 * p3 * p2**2 * R(1, 2),
+    }
+
+
+def printed_beta(n: int) -> sp.Expr:
+    p1, p2, p3 = sp.symbols("p1 p2 p3", real=True)
+    if n == 2:
+        return p1 * p2 + (1 - p1) * (1 - p2)
+    return 2 - p1 - p2 - p3 + 2 * p1 * p2 * p3
+
+
+@dataclass(frozen=True)
+class PropositionCheck:
+    """The derived α (or β) against a printed formula on one ordering of the thresholds."""
+
+    proposition: str
+    ordering: str
+    printed: sp.Expr
+    derived: sp.Expr
+
+    @property
+    def agrees(self) -> bool:
+        return sp.expand(self.printed - self.derived) == 0
+
+
+def check_propositions() -> list[PropositionCheck]:
+    """Propositions 3.1, 3.2, B.2 and B.3 against the closed forms derived from the rules."""
+    out = []
+    for n, weenie, name in ((2, False, "3.1"), (3, False, "3.2"), (2, True, "B.2"), (3, True, "B.3")):
+        p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
+        for order, printed in printed_alpha(n, weenie).items():
+            text = " < ".join(f"p{k + 1}" for k in order)
+            out.append(PropositionCheck(f"{name} (alpha)", text, sp.expand(printed), alpha_exact(p, order, weenie)))
+        out.append(PropositionCheck(f"{name} (beta)", "all", sp.expand(printed_beta(n)), beta_exact(p, weenie)))
+    return out
+
+
+# --------------------------------------------------------------------------- symmetric equilibria
+
+@dataclass(frozen=True)
+class SymmetricEquilibrium:
+    """The symmetric threshold derived for every n from the bloc payoff (n a symbol)."""
+
+    weenie: bool
+    threshold: sp.Expr
+    slope_below: sp.Expr
+    slope_above: sp.Expr
+    curvature_above: sp.Expr
+
+
+def bloc_alpha(n: sp.Expr, p1: sp.Expr, p: sp.Expr, weenie: bool) -> tuple[sp.Expr, sp.Expr]:
+    """α(p1; p, ..., p) for ``p1 <= p`` and for ``p1 >= p``, with ``n`` symbolic."""
+    u = sp.Symbol("u", positive=True)
+    rest = p ** (n - 1)
+    q_sum = (1 - p1) + (n - 1) * (1 - p)
+    common = q_sum - 2 + 2 * p1 * rest - n * (1 - p1) + 2 * n * (1 - p1) * rest
+    W_below = rest * (p - p1) + sp.integrate(u ** (n - 1), (u, p, 1), conds="none") - (1 - p1) * rest
+    W_above = sp.integrate(u ** (n - 1), (u, p1, 1), conds="none") - (1 - p1) * rest
+    below, above = common + 2 * n * W_below, common + 2 * n * W_above
+    if weenie:
+        L_below = sp.integrate(u ** (n - 1), (u, 0, p1), conds="none")
+        L_above = sp.integrate(u ** (n - 1), (u, 0, p), conds="none") + rest * (p1 - p)
+        below += p1 * rest - n * L_below
+        above += p1 * rest - n * L_above
+    return sp.simplify(below), sp.simplify(above)
+
+
+def symmetric_equilibrium(weenie: bool = False) -> SymmetricEquilibrium:
+    """Solve the first-order condition ∂α/∂p1 = 0 at p1 = p for every n >= 2 (n symbolic).
+
+    A symmetric equilibrium needs player 1's best response to others at
+    ``p`` to be ``p``: the slope of α in ``p1`` on each side of ``p`` must
+    vanish at ``p1 = p`` (α is concave above ``p``).
+    """
+    n = sp.Symbol("n", integer=True, positive=True)
+    p1, p = sp.symbols("p1 p", positive=True)
+    below, above = bloc_alpha(n, p1, p, weenie)
+    slope = sp.expand(sp.diff(above, p1).subs(p1, p))
+    # the condition is affine in z = p^(n-1): solve for that power
+    z = sp.Symbol("z", positive=True)
+    root = sp.solve(sp.expand(slope.subs(p ** n, z * p)), z)
+    threshold = sp.simplify(root[0] ** (1 / (n - 1)))
+    return SymmetricEquilibrium(weenie, threshold,
+                                _powers(sp.diff(below, p1).subs(p1, p).subs(p, threshold)),
+                                _powers(sp.diff(above, p1).subs(p1, p).subs(p, threshold)),
+                                sp.factor(sp.diff(above, p1, 2)))
+
+
+def _powers(expr: sp.Expr) -> sp.Expr:
+    """Simplify powers with symbolic exponents (2·2^(1/(n-1))/2^(n/(n-1)) = 1)."""
+    return sp.simplify(sp.powsimp(sp.expand(expr), force=True, combine="exp"))
+
+
+# --------------------------------------------------------------------------- fast numeric form
+
+def _segment_integrals(lower, upper, groups, kind: str):
+    """Vectorised ∫ Π_g f(v_g, u)^{m_g} du over [lower, upper] for threshold groups (value, multiplicity)."""
+    values = [np.asarray(v, dtype=float) for v, _ in groups]
+    shape = np.broadcast(lower, upper, *values).shape
+    lower = np.broadcast_to(np.asarray(lower, dtype=float), shape)
+    upper = np.broadcast_to(np.asarray(upper, dtype=float), shape)
+    values = [np.broadcast_to(v, shape) for v in values]
+    points = np.sort(np.stack([lower, upper] + values), axis=0)
+    total = np.zeros(shape)
+    for k in range(points.shape[0] - 1):
+        a = np.clip(points[k], lower, upper)
+        b = np.clip(points[k + 1], lower, upper)
+        power = np.zeros(shape)
+        coeff = np.ones(shape)
+        for v, (_, m) in zip(values, groups):
+            below = v <= a
+            if kind == "max":
+                power += np.where(below, m, 0)
+                coeff *= np.where(below, 1.0, v ** m)
+            else:
+                power += np.where(below, 0, m)
+                coeff *= np.where(below, v ** m, 1.0)
+        total += np.where(b > a, coeff * (b ** (power + 1) - a ** (power + 1)) / (power + 1), 0.0)
+    return total
+
+
+def alpha_numeric(p1, groups: Sequence[tuple[object, int]], weenie: bool = False) -> np.ndarray:
+    """α for player 1 at ``p1`` against other players grouped as (threshold, how many), vectorised."""
+    n = 1 + sum(m for _, m in groups)
+    p1 = np.asarray(p1, dtype=float)
+    rest = np.ones(np.broadcast(p1, *[np.asarray(v) for v, _ in groups]).shape)
+    q_sum = 1 - p1
+    for v, m in groups:
+        rest = rest * np.asarray(v, dtype=float) ** m
+        q_sum = q_sum + m * (1 - np.asarray(v, dtype=float))
+    all_p = p1 * rest
+    W = _segment_integrals(p1, 1.0, groups, "max") - (1 - p1) * rest
+    alpha = q_sum - 2 + 2 * all_p + 2 * n * W - n * (1 - p1) + 2 * n * (1 - p1) * rest
+    if weenie:
+        alpha = alpha + all_p - n * _segment_integrals(0.0, p1, groups, "min")
+    return alpha
+
+
+def beta_numeric(p1, groups: Sequence[tuple[object, int]], weenie: bool = False) -> np.ndarray:
+    p1 = np.asarray(p1, dtype=float)
+    all_p = p1.copy()
+    q_sum = 1 - p1
+    for v, m in groups:
+        all_p = all_p * np.asarray(v, dtype=float) ** m
+        q_sum = q_sum + m * (1 - np.asarray(v, dtype=float))
+    beta = q_sum - 1 + 2 * all_p
+    return beta + all_p if weenie else beta
