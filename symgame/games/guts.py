@@ -262,3 +262,170 @@ def beta_numeric(p1, groups: Sequence[tuple[object, int]], weenie: bool = False)
         q_sum = q_sum + m * (1 - np.asarray(v, dtype=float))
     beta = q_sum - 1 + 2 * all_p
     return beta + all_p if weenie else beta
+
+
+# --------------------------------------------------------------------------- exact rational evaluation
+
+def alpha_beta_fraction(p1, groups: Sequence[tuple[object, int]], weenie: bool = False):
+    """Exact ``(α, β)`` with rational thresholds (``fractions.Fraction``), same formulas as the numeric form."""
+    from fractions import Fraction
+
+    p1 = Fraction(p1)
+    groups = [(Fraction(v), m) for v, m in groups]
+    n = 1 + sum(m for _, m in groups)
+    rest = Fraction(1)
+    q_sum = 1 - p1
+    for v, m in groups:
+        rest *= v ** m
+        q_sum += m * (1 - v)
+    all_p = p1 * rest
+    W = _fraction_integral(p1, Fraction(1), groups, "max") - (1 - p1) * rest
+    alpha = q_sum - 2 + 2 * all_p + 2 * n * W - n * (1 - p1) + 2 * n * (1 - p1) * rest
+    beta = q_sum - 1 + 2 * all_p
+    if weenie:
+        alpha += all_p - n * _fraction_integral(Fraction(0), p1, groups, "min")
+        beta += all_p
+    return alpha, beta
+
+
+def _fraction_integral(lower, upper, groups, kind: str):
+    points = sorted({lower, upper} | {v for v, _ in groups if lower < v < upper})
+    total = 0
+    for a, b in zip(points, points[1:]):
+        power, coeff = 0, 1
+        for v, m in groups:
+            below = v <= a
+            if kind == "max":
+                power += m if below else 0
+                coeff *= 1 if below else v ** m
+            else:
+                power += 0 if below else m
+                coeff *= v ** m if below else 1
+        total += coeff * (b ** (power + 1) - a ** (power + 1)) / (power + 1)
+    return total
+
+
+# --------------------------------------------------------------------------- 1 v N coalitions
+
+MAX_FULL_COLUMNS = 250_000
+_CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class CoalitionGame:
+    """Player 1 against N opponents acting as one, thresholds on the mesh 0, 1/(M-1), ..., 1.
+
+    Each column is a pure strategy of the coalition: the mesh indices of
+    players 2..N+1.  Pseudo-bloc columns are ``(s, q, ..., q)`` (``s = q``:
+    bloc); the full game takes every multiset of N indices (the players of
+    the coalition are interchangeable, so order does not matter).
+    """
+
+    opponents: int
+    mesh: int
+    weenie: bool
+    columns: tuple[tuple[int, ...], ...]
+    A: np.ndarray
+    B: np.ndarray
+
+    def threshold(self, k: int) -> float:
+        return k / (self.mesh - 1)
+
+
+def _coalition_matrices(opponents: int, mesh: int, weenie: bool, columns: np.ndarray):
+    grid = np.linspace(0.0, 1.0, mesh)
+    p1 = grid[:, None]
+    A = np.empty((mesh, len(columns)))
+    B = np.empty((mesh, len(columns)))
+    for start in range(0, len(columns), _CHUNK):
+        block = columns[start:start + _CHUNK]
+        groups = [(grid[block[:, k]][None, :], 1) for k in range(block.shape[1])]
+        A[:, start:start + len(block)] = alpha_numeric(p1, groups, weenie)
+        B[:, start:start + len(block)] = beta_numeric(p1, groups, weenie)
+    return A, B
+
+
+def pseudo_bloc_game(opponents: int, mesh: int, weenie: bool = False, bloc_only: bool = False) -> CoalitionGame:
+    """The 1 v N pseudo-bloc game matrices (α, β), vectorised over the whole mesh."""
+    if opponents == 1 or bloc_only:
+        pairs = [(k, k) for k in range(mesh)]
+    else:
+        pairs = [(s, q) for s in range(mesh) for q in range(mesh)]
+    columns = tuple((s,) + (q,) * (opponents - 1) for s, q in pairs)
+    A, B = _pseudo_bloc_matrices(opponents, mesh, weenie, np.array([p[0] for p in pairs]),
+                                 np.array([p[1] for p in pairs]))
+    return CoalitionGame(opponents, mesh, weenie, columns, A, B)
+
+
+def _pseudo_bloc_matrices(opponents, mesh, weenie, s_idx, q_idx):
+    grid = np.linspace(0.0, 1.0, mesh)
+    p1 = grid[:, None]
+    groups = [(grid[s_idx][None, :], 1)]
+    if opponents > 1:
+        groups.append((grid[q_idx][None, :], opponents - 1))
+    return np.asarray(alpha_numeric(p1, groups, weenie)), np.asarray(beta_numeric(p1, groups, weenie))
+
+
+def full_coalition_game(opponents: int, mesh: int, weenie: bool = False) -> CoalitionGame:
+    """The full (non-bloc) 1 v N game: every multiset of N mesh thresholds is a coalition column."""
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    count = comb(mesh + opponents - 1, opponents)
+    if count > MAX_FULL_COLUMNS:
+        raise ValueError(f"the full 1 v {opponents} game on {mesh} mesh points has {count} coalition "
+                         f"strategies (more than {MAX_FULL_COLUMNS}); use --pseudo-bloc or a smaller mesh")
+    columns = np.array(list(combinations_with_replacement(range(mesh), opponents)), dtype=int)
+    A, B = _coalition_matrices(opponents, mesh, weenie, columns)
+    return CoalitionGame(opponents, mesh, weenie, tuple(map(tuple, columns.tolist())), A, B)
+
+
+@dataclass(frozen=True)
+class CoalitionResult:
+    """Player 1 against an N-player coalition on a mesh: values, strategies and exact bounds."""
+
+    opponents: int
+    mesh: int
+    weenie: bool
+    pseudo_bloc: bool
+    player1_value: float            # value forced by player 1 from the fee -1 (least fixed point)
+    coalition_side_value: float     # value the coalition holds player 1 to from +1 (greatest fixed point)
+    player1_strategy: dict[float, float]
+    coalition_strategy: list[tuple[tuple[float, ...], float]]
+    certified_lower: object         # ForcingBound
+    certified_upper: object         # ForcingBound
+    newton_steps: int
+
+
+def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc: bool = True,
+                    certify: bool = True) -> CoalitionResult:
+    """Fixed points of the value map from both fees (column generation), certified exactly (Theorem 1.2)."""
+    from collections import Counter
+    from fractions import Fraction
+    from functools import lru_cache
+
+    from ..numeric.recursive import RecursiveGame, forced_value
+    from ..verify.recursive import certify_lower, certify_upper, rational_strategy
+
+    game = pseudo_bloc_game(opponents, mesh, weenie) if pseudo_bloc else full_coalition_game(opponents, mesh, weenie)
+    recursive = RecursiveGame(game.A, game.B)
+    low = forced_value(recursive, 1.0, "row")
+    high = forced_value(recursive, 1.0, "col")
+    step = Fraction(1, mesh - 1)
+
+    @lru_cache(maxsize=None)
+    def entry(i: int, j: int):
+        groups = [(k * step, m) for k, m in sorted(Counter(game.columns[j]).items())]
+        return alpha_beta_fraction(i * step, groups, weenie)
+
+    lower = upper = None
+    if certify:
+        lower = certify_lower(rational_strategy(low.row), range(len(game.columns)), entry, Fraction(1))
+        dense = np.zeros(len(game.columns))
+        dense[high.cols] = high.col
+        upper = certify_upper(rational_strategy(dense), range(mesh), entry, Fraction(1))
+    coalition = [(tuple(k * float(step) for k in game.columns[j]), float(w))
+                 for j, w in zip(high.cols, high.col) if w > 1e-9]
+    return CoalitionResult(opponents, mesh, weenie, pseudo_bloc, low.value, high.value,
+                           {k * float(step): float(w) for k, w in enumerate(low.row) if w > 1e-9},
+                           sorted(coalition, key=lambda c: -c[1]), lower, upper, len(low.iterates) - 1)
