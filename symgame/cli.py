@@ -16,7 +16,8 @@ from .export.kuhn_outputs import write_kuhn_outputs
 from .export.billingham_outputs import write_billingham_outputs
 from .engine.atlas import DEFAULT_BUDGET, CaseSpaceTooLarge, DaskMapper, build_atlas, process_map, serial_map
 from .export.atlas_outputs import atlas_json, summary_markdown as summary_markdown_atlas, witnesses_json
-from .games import billingham, kuhn
+from .games import billingham, guts, kuhn
+from .export.guts_outputs import write_guts_outputs
 from .model.expr import ExpressionError, parse_expression
 from .model.polyfile import load_polynomial_game
 from .verify.atlascheck import sample_parameters
@@ -58,6 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
+    guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
+    guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
+    coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
+    coal.add_argument("--opponents", type=int, required=True, metavar="N")
+    coal.add_argument("--mesh", type=int, default=101, metavar="M", help="thresholds 0, 1/(M-1), ..., 1 (default 101)")
+    coal.add_argument("--pseudo-bloc", action="store_true",
+                      help="restrict the coalition to bloc and pseudo-bloc strategies (default: every multiset)")
+    coal.add_argument("--weenie", action="store_true", help="the Weenie rule (Appendix B)")
+    coal.add_argument("--json", action="store_true", help="print JSON")
     atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
     atlas.add_argument("file", type=Path)
     atlas.add_argument("--json", action="store_true", help="print JSON")
@@ -85,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_kuhn(args)
         if args.command == "atlas":
             return cmd_atlas(args)
+        if args.command == "guts":
+            return cmd_guts_coalition(args)
         return cmd_solve(args)
     except KeyboardInterrupt:
         print("symgame: interrupted", file=sys.stderr)
@@ -97,6 +109,7 @@ def cmd_list() -> int:
         print(f"{name:14s} {specs[0].title if not members else specs[0].title.split(',')[0]}"
               f"  [{specs[0].source}]" + (f"  outputs: {members}" if members else ""))
     print(f"{'kuhn':14s} n-card Kuhn poker (game tree)  [{kuhn.SOURCE}]  outputs: kuhn")
+    print(f"{'guts':14s} Continuous Guts, 1 v N coalitions  [{guts.SOURCE}]  outputs: guts")
     print(f"{'billingham':14s} {billingham.TITLE} (atlas)  [{billingham.SOURCE}]  outputs: billingham")
     return 0
 
@@ -122,6 +135,10 @@ def cmd_derive(args: argparse.Namespace) -> int:
             paths = write_kuhn_outputs(args.out / "kuhn")
             print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
             continue
+        if name == "guts":
+            paths = write_guts_outputs(args.out / "guts", pdf=not args.no_pdf)
+            print(f"{args.out / 'guts'}: wrote {len(paths)} files")
+            continue
         if name == "billingham":
             result = write_billingham_outputs(args.out / "billingham", pdf=not args.no_pdf)
             print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
@@ -133,7 +150,7 @@ def cmd_derive(args: argparse.Namespace) -> int:
     return status
 
 
-SPECIAL = ("kuhn", "billingham")
+SPECIAL = ("kuhn", "billingham", "guts")
 MAX_JEOPARDY_SCORE = 40
 
 
@@ -236,6 +253,45 @@ def cmd_solve(args: argparse.Namespace) -> int:
         sys.stdout.write(summary_markdown(analysis, analysis_json(analysis)))
     else:
         print(derivation.pdl.render_text())
+    return 0
+
+
+MAX_GUTS_MESH = 1001
+MAX_GUTS_OPPONENTS = 60
+
+
+def cmd_guts_coalition(args: argparse.Namespace) -> int:
+    """``symgame guts coalition --opponents N --mesh M [--pseudo-bloc] [--weenie] [--json]``."""
+    if not 1 <= args.opponents <= MAX_GUTS_OPPONENTS or not 2 <= args.mesh <= MAX_GUTS_MESH:
+        print(f"symgame guts: need 1 <= --opponents <= {MAX_GUTS_OPPONENTS} and 2 <= --mesh <= {MAX_GUTS_MESH} "
+              f"(got {args.opponents}, {args.mesh})", file=sys.stderr)
+        return EXIT_INPUT
+    if args.pseudo_bloc and args.mesh > 201:
+        print(f"symgame guts: the pseudo-bloc game on {args.mesh} mesh points has {args.mesh ** 2} coalition "
+              "strategies and is built densely; use --mesh 201 or less", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        r = guts.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc)
+    except ValueError as exc:
+        print(f"symgame guts: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    data = {
+        "opponents": r.opponents, "mesh": r.mesh, "weenie": r.weenie, "pseudo_bloc": r.pseudo_bloc,
+        "player1_value": r.player1_value, "coalition_holds_player1_to": r.coalition_side_value,
+        "player1_certified_bounds": [str(r.certified_lower.bound), str(r.certified_upper.bound)],
+        "player1_strategy": {f"{p:.6g}": w for p, w in sorted(r.player1_strategy.items())},
+        "coalition_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.coalition_strategy],
+        "newton_steps": r.newton_steps,
+    }
+    if args.json:
+        sys.stdout.write(dumps(data))
+    else:
+        print(f"1 v {r.opponents} continuous Guts{' (Weenie rule)' if r.weenie else ''}, mesh {r.mesh}: "
+              f"player 1 forces {r.player1_value:.6f} (certified in [{float(r.certified_lower.bound):.10f}, "
+              f"{float(r.certified_upper.bound):.10f}])")
+        print("  player 1: " + ", ".join(f"{p:.3f} w.p. {w:.3f}" for p, w in sorted(r.player1_strategy.items())))
+        for c, w in r.coalition_strategy:
+            print(f"  coalition w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))
     return 0
 
 

@@ -424,8 +424,8 @@ def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc
         dense = np.zeros(len(game.columns))
         dense[high.cols] = high.col
         upper = certify_upper(rational_strategy(dense), range(mesh), entry, Fraction(1))
-    coalition = [(tuple(k * float(step) for k in game.columns[j]), float(w))
+    coalition = [(tuple(round(k / (mesh - 1), 12) for k in game.columns[j]), float(w))
                  for j, w in zip(high.cols, high.col) if w > 1e-9]
     return CoalitionResult(opponents, mesh, weenie, pseudo_bloc, low.value, high.value,
-                           {k * float(step): float(w) for k, w in enumerate(low.row) if w > 1e-9},
+                           {round(k / (mesh - 1), 12): float(w) for k, w in enumerate(low.row) if w > 1e-9},
                            sorted(coalition, key=lambda c: -c[1]), lower, upper, len(low.iterates) - 1)

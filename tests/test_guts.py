@@ -1,0 +1,155 @@
+"""Continuous Guts and recursive games: payoffs from the rules, equilibria, coalitions, certificates."""
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symgame.games import guts
+from symgame.numeric.recursive import RecursiveGame, forced_value, plain_iteration
+from symgame.verify.recursive import certify_lower, certify_upper
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_printed_propositions_agree_except_the_two_known_slips():
+    wrong = {(c.proposition, c.ordering) for c in guts.check_propositions() if not c.agrees}
+    assert wrong == {("B.2 (beta)", "all"), ("B.3 (beta)", "all"), ("B.3 (alpha)", "p3 < p2 < p1")}
+
+
+def simulate_alpha(p, rng, samples=400_000, weenie=False):
+    """Monte Carlo of one round from the rules (independent of the closed forms)."""
+    n = len(p)
+    hands = rng.random((samples, n))
+    hold = hands > np.asarray(p)
+    r = hold.sum(axis=1)
+    best_holder = np.where(hold, hands, -1.0).argmax(axis=1)
+    ret = np.zeros(samples)
+    lone = r == 1
+    ret[lone] = np.where(hold[lone, 0], n - 1, -1)
+    many = r >= 2
+    v = r - 2
+    win = many & (best_holder == 0)
+    lose = many & hold[:, 0] & (best_holder != 0)
+    ret[many] = v[many]
+    ret[win] += n
+    ret[lose] -= n
+    if weenie:
+        none = r == 0
+        weenie_is_1 = none & (hands.argmax(axis=1) == 0)
+        ret[none] = 1.0
+        ret[weenie_is_1] = 1.0 - n
+    return ret.mean(), ret.std() / np.sqrt(samples)
+
+
+@pytest.mark.parametrize("weenie", [False, True])
+def test_closed_form_matches_a_simulation_of_the_rules(weenie):
+    rng = np.random.default_rng(7)
+    p = [0.55, 0.3, 0.8, 0.65]
+    mean, se = simulate_alpha(p, rng, weenie=weenie)
+    exact = guts.alpha_beta_fraction(p[0], [(x, 1) for x in p[1:]], weenie)[0]
+    assert abs(float(exact) - mean) < 5 * se
+
+
+thresholds = st.lists(st.fractions(0, 1, max_denominator=12), min_size=2, max_size=5)
+
+
+@settings(max_examples=40)
+@given(p=thresholds, weenie=st.booleans())
+def test_numeric_exact_and_symbolic_forms_agree_and_alpha_is_zero_sum(p, weenie):
+    groups = [(x, 1) for x in p[1:]]
+    exact_a, exact_b = guts.alpha_beta_fraction(p[0], groups, weenie)
+    assert float(guts.alpha_numeric(float(p[0]), [(float(x), 1) for x in p[1:]], weenie)) == pytest.approx(
+        float(exact_a), abs=1e-9)
+    assert float(guts.beta_numeric(float(p[0]), [(float(x), 1) for x in p[1:]], weenie)) == pytest.approx(
+        float(exact_b), abs=1e-12)
+    total = sum(guts.alpha_beta_fraction(p[k], [(x, 1) for j, x in enumerate(p) if j != k], weenie)[0]
+                for k in range(len(p)))
+    assert total == 0
+    if len(set(p)) == len(p):
+        symbols = sp.symbols(" ".join(f"q{k}" for k in range(len(p))), real=True)
+        order = sorted(range(len(p)), key=lambda k: p[k])
+        value = guts.alpha_exact(symbols, order, weenie).subs({s: sp.Rational(x.numerator, x.denominator)
+                                                               for s, x in zip(symbols, p)})
+        assert sp.Rational(exact_a.numerator, exact_a.denominator) == value
+
+
+def test_symmetric_thresholds_are_derived_for_every_n():
+    n = sp.Symbol("n", integer=True, positive=True)
+    std, wee = guts.symmetric_equilibrium(False), guts.symmetric_equilibrium(True)
+    assert sp.simplify(std.threshold - 2 ** (-1 / (n - 1))) == 0
+    assert sp.simplify(wee.threshold - 3 ** (-1 / (n - 1))) == 0
+    assert std.slope_above == 0 and wee.slope_above == 0 and wee.slope_below == 0
+    for players, base in ((3, 2), (4, 2), (3, 3), (5, 3)):
+        p_star = base ** (-1 / (players - 1))
+        grid = np.linspace(0, 1, 2001)
+        values = guts.alpha_numeric(grid, [(p_star, players - 1)], weenie=base == 3)
+        assert values.max() <= float(guts.alpha_numeric(p_star, [(p_star, players - 1)], weenie=base == 3)) + 1e-12
+
+
+def test_overshoot_example_reaches_the_fixed_point_from_below():
+    game = RecursiveGame(np.array([[0.0], [0.0]]), np.array([[0.5], [2.0]]))
+    assert plain_iteration(game, 1.0, 5) == [-1.0, -0.5, -0.25, -0.125, -0.0625, -0.03125]
+    point = forced_value(game, 1.0, "row")
+    assert point.value == 0.0
+    assert game.value_map(0.1).value > 0.1          # above 0 the iteration runs away
+
+
+def test_certificates_bracket_a_small_game_and_can_fail():
+    A = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    B = np.array([[0.5, 0.0], [0.0, 0.5]])
+    entry = {(i, j): (Fraction(A[i, j]).limit_denominator(), Fraction(B[i, j]).limit_denominator())
+             for i in range(2) for j in range(2)}
+    point = forced_value(RecursiveGame(A, B), 1.0, "row")
+    half = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    low = certify_lower(half, range(2), lambda i, j: entry[i, j], Fraction(1))
+    high = certify_upper(half, range(2), lambda i, j: entry[i, j], Fraction(1))
+    assert low.holds and high.holds and low.bound <= point.value + 1e-12 <= high.bound + 2e-12
+    assert low.bound == high.bound == 0
+    bad = certify_lower({0: Fraction(1)}, range(2), lambda i, j: entry[i, j], Fraction(1))
+    assert not bad.holds                               # the pure row loses at column 1: no bound
+
+
+def test_coalition_of_two_matches_table_1_and_the_full_game():
+    pseudo = guts.solve_coalition(2, 101)
+    assert abs(-pseudo.player1_value - 0.0132) <= 0.0005
+    assert pseudo.certified_lower.bound <= Fraction(pseudo.player1_value) + Fraction(1, 10**9)
+    assert pseudo.certified_upper.bound >= Fraction(pseudo.player1_value) - Fraction(1, 10**9)
+    assert pseudo.certified_upper.bound - pseudo.certified_lower.bound < Fraction(1, 10**8)
+    small_pseudo, small_full = guts.solve_coalition(2, 21), guts.solve_coalition(2, 21, pseudo_bloc=False)
+    assert small_full.player1_value == pytest.approx(small_pseudo.player1_value, abs=1e-9)
+
+
+def test_guts_coalition_json_contract():
+    out = subprocess.run([sys.executable, "-m", "symgame.cli", "guts", "coalition", "--opponents", "2", "--mesh",
+                          "21", "--pseudo-bloc", "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
+    data = json.loads(out.stdout)
+    assert data["opponents"] == 2 and data["mesh"] == 21 and data["player1_value"] < 0
+    assert abs(sum(data["player1_strategy"].values()) - 1) < 1e-9
+    assert all(len(c["thresholds"]) == 2 for c in data["coalition_strategy"])
+    assert abs(sum(c["prob"] for c in data["coalition_strategy"]) - 1) < 1e-9
+    mesh = {round(k / 20, 12) for k in range(21)}
+    assert all(t in mesh for c in data["coalition_strategy"] for t in c["thresholds"])
+
+
+def test_too_large_full_game_is_refused(capsys):
+    from symgame.cli import main
+
+    assert main(["guts", "coalition", "--opponents", "4", "--mesh", "101"]) == 2
+    assert "4598126 coalition strategies" in capsys.readouterr().err
+
+
+def test_committed_guts_outputs_are_fresh(tmp_path):
+    from symgame.export.guts_outputs import TEXT_FILES, write_guts_outputs
+
+    write_guts_outputs(tmp_path, pdf=False)
+    for name in TEXT_FILES:
+        committed = ROOT / "outputs" / "guts" / name
+        assert committed.exists(), f"{committed} missing: run `symgame derive guts`"
+        assert committed.read_bytes() == (tmp_path / name).read_bytes(), f"{committed} is stale"
