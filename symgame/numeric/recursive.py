@@ -16,6 +16,7 @@ point results are then certified exactly with Theorem 1.2
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 from scipy.optimize import linprog
@@ -78,9 +79,12 @@ class RecursiveGame:
         """``x^T B y`` for a column strategy supported on ``cols``."""
         return float(x @ np.asarray(self.B)[:, cols] @ y)
 
-    def value_map(self, V: float) -> "GameValue":
-        """``T(V) = Value(A + B V)`` with optimal strategies (eq. 1.6), by column generation."""
-        return solve_by_columns(self, V)
+    def value_map(self, V: float, warm: Sequence[int] = ()) -> "GameValue":
+        """``T(V) = Value(A + B V)`` with optimal strategies (eq. 1.6), by column generation.
+
+        ``warm``: columns to start from (those optimal at a nearby ``V``).
+        """
+        return solve_by_columns(self, V, warm=warm)
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ class GameValue:
         return out
 
 
-def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float = 1e-11) -> GameValue:
+def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float = 1e-11,
+                     warm: Sequence[int] = ()) -> GameValue:
     """Column generation: solve on a few columns, add the columns the row strategy does worst on, repeat.
 
     Stops when no column is better for player 2 than the restricted value,
@@ -108,7 +113,7 @@ def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float
     """
     m, n = game.shape
     uniform = np.full(m, 1.0 / m)
-    active = list(np.argsort(game.row_mix(V, uniform))[:start])
+    active = list(np.argsort(game.row_mix(V, uniform))[:start]) + [int(c) for c in warm]
     for _ in range(10_000):
         cols = np.array(sorted(set(int(c) for c in active)))
         sol = solve_matrix_game(game.columns(V, cols))
@@ -138,35 +143,42 @@ class FixedPoint:
 def forced_value(game: RecursiveGame, fee: float = 1.0, side: str = "row", tol: float = TOLERANCE) -> FixedPoint:
     """The value forcible by player 1 (``side="row"``, from ``-fee`` upward) or player 2 (from ``+fee`` down).
 
-    Each step tries Newton on ``g(V) = T(V) - V`` with slope ``x^T B y - 1``;
-    the step is kept only if ``g`` keeps its sign there, otherwise the plain
-    iterate ``T(V)`` is taken, which never passes the least fixed point
-    because ``T`` is monotone.
+    Safeguarded Newton on ``g(V) = T(V) - V`` (slope ``x^T B y - 1`` at the
+    optimal strategies).  ``L`` is the best point with ``g`` of the starting
+    sign (player 1: ``T(L) >= L``; never beyond the least fixed point, since
+    until a bracket exists the step is at least the plain iterate ``T(L)``),
+    ``U`` the nearest point found past a fixed point.  Newton steps are taken
+    from the last point evaluated while they stay inside ``(L, U)``, bisection
+    otherwise; on a linear piece of ``T`` Newton lands on the fixed point.
     """
     sign = 1.0 if side == "row" else -1.0
-    V = -sign * fee
-    sol = game.value_map(V)
-    iterates = [V]
-    if sign * (sol.value - V) <= 0:
-        return FixedPoint(V, sol.row, sol.cols, sol.col, tuple(iterates))   # better not to play
+    L = -sign * fee
+    best = game.value_map(L)
+    iterates = [L]
+    if sign * (best.value - L) <= 0:
+        return FixedPoint(L, best.row, best.cols, best.col, tuple(iterates))   # better not to play
+    U = None
+    point, sol = L, best
     for _ in range(MAX_ITERATIONS):
-        g = sol.value - V
-        if abs(g) <= tol * max(1.0, abs(V)):
-            return FixedPoint(V, sol.row, sol.cols, sol.col, tuple(iterates))
+        gL = best.value - L
+        if abs(gL) <= tol * max(1.0, abs(L)) or (U is not None and abs(U - L) <= tol * max(1.0, abs(L))):
+            return FixedPoint(L, best.row, best.cols, best.col, tuple(iterates))
+        g = sol.value - point
         slope = game.stakes(sol.row, sol.cols, sol.col) - 1.0
-        candidate = V - g / slope if slope < -1e-12 else None
-        accepted = None
-        if candidate is not None and sign * (candidate - sol.value) > 0:
-            trial = game.value_map(candidate)
-            if sign * (trial.value - candidate) >= -tol:
-                accepted = (candidate, trial)
-        if accepted is None:
-            V = sol.value
-            sol = game.value_map(V)
+        candidate = point - g / slope if abs(slope) > 1e-12 else None
+        if U is None:
+            if candidate is None or sign * (candidate - best.value) < 0:
+                candidate = best.value                        # at least the plain iterate T(L)
+        elif candidate is None or not (sign * (candidate - L) > 0 and sign * (U - candidate) > 0):
+            candidate = (L + U) / 2
+        trial = game.value_map(candidate, warm=np.union1d(sol.cols, best.cols))
+        iterates.append(candidate)
+        point, sol = candidate, trial
+        if sign * (trial.value - candidate) >= 0:
+            L, best = candidate, trial
         else:
-            V, sol = accepted
-        iterates.append(V)
-    return FixedPoint(V, sol.row, sol.cols, sol.col, tuple(iterates), converged=False)
+            U = candidate
+    return FixedPoint(L, best.row, best.cols, best.col, tuple(iterates), converged=False)
 
 
 def plain_iteration(game: RecursiveGame, fee: float = 1.0, steps: int = 50) -> list[float]:
