@@ -153,3 +153,13 @@ def test_committed_guts_outputs_are_fresh(tmp_path):
         committed = ROOT / "outputs" / "guts" / name
         assert committed.exists(), f"{committed} missing: run `symgame derive guts`"
         assert committed.read_bytes() == (tmp_path / name).read_bytes(), f"{committed} is stale"
+
+
+def test_weenie_threshold_is_proved_safe_for_three_players_and_standard_guts_is_not():
+    from symgame.model.decide import Decision
+
+    assert all(r.decision is Decision.TRUE for r in guts.weenie_guarantee(3))
+    standard = guts.weenie_guarantee(3, weenie=False)
+    example = next(r.counterexample for r in standard if r.decision is Decision.FALSE)
+    p2, p3 = float(Fraction(example["p2"])), float(Fraction(example["p3"]))
+    assert guts.alpha_numeric(2 ** -0.5, [(p2, 1), (p3, 1)]) < 0

@@ -219,6 +219,24 @@ def errata_markdown(fit: Fit, rows: Sequence[TableRow]) -> str:
                      + "): player 1's thresholds approach 1 and the mesh spacing 0.01 becomes the error. An "
                      "asymptote extrapolated from M = 101 is therefore not reliable; finer meshes are needed.")
     lines.append("")
+    lines += ["## The Weenie rule: p* = 3^(-1/(n-1)) guarantees player 1 at least 0 against any coalition", ""]
+    for n in (2, 3):
+        proofs = guts.weenie_guarantee(n)
+        verdict = "proved" if all(pr.decision.value == "true" for pr in proofs) else "NOT proved"
+        lines.append(f"- n = {n}: min over the whole cube of alpha_W(p*, p2, ..., pn) >= 0 {verdict} (z3 nonlinear "
+                     f"real arithmetic on each of the {len(proofs)} regions where alpha is one polynomial, p* as "
+                     "an exact algebraic number).")
+    for n in (4, 5):
+        grid = guts.weenie_grid_minimum(n, 40 if n == 4 else 20)
+        lines.append(f"- n = {n}: sampled only: the minimum over {grid.points} grid points is {grid.minimum:.3g} "
+                     f"(at p2..pn = {', '.join(f'{x:.3f}' for x in grid.argmin)}); not a proof.")
+    contrast = guts.weenie_guarantee(3, weenie=False)
+    bad_region = next((pr for pr in contrast if pr.counterexample), None)
+    if bad_region is not None:
+        cx = bad_region.counterexample
+        lines.append(f"- Contrast, standard Guts with p* = 1/sqrt(2), n = 3: z3 finds a coalition that wins, "
+                     f"p2 = {cx['p2']}, p3 = {cx['p3']} (a pseudo-bloc: player 2 always holds).")
+    lines.append("")
     bad = [r for r in rows if r.result.opponents in PAPER_TABLE1
            and abs(r.coalition_value - PAPER_TABLE1[r.result.opponents][0]) > TOLERANCE]
     lines += ["## Table 1", "",

@@ -429,3 +429,84 @@ def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc
     return CoalitionResult(opponents, mesh, weenie, pseudo_bloc, low.value, high.value,
                            {round(k / (mesh - 1), 12): float(w) for k, w in enumerate(low.row) if w > 1e-9},
                            sorted(coalition, key=lambda c: -c[1]), lower, upper, len(low.iterates) - 1)
+
+
+# --------------------------------------------------------------------------- the Weenie rule: strong equilibrium
+
+@dataclass(frozen=True)
+class RegionProof:
+    """``min α(p*, p2..pn) >= 0`` on one region of the cube (player 1's place among sorted opponents)."""
+
+    position: int
+    decision: object      # Decision
+    seconds: float
+    counterexample: dict[str, str] | None
+
+
+def weenie_guarantee(n: int, timeout_ms: int = 120_000, weenie: bool = True) -> list[RegionProof]:
+    """Prove with z3 that ``α_W(p*, p2, ..., pn) >= 0`` for every p2..pn in [0, 1], p* = 3^(-1/(n-1)).
+
+    With ``weenie=False`` the same question for standard Guts and
+    p* = 2^(-1/(n-1)), where it is false (a coalition wins): the check then
+    returns a counterexample.
+
+    α is symmetric in the opponents, so it suffices to take ``p2 <= ... <= pn``
+    and each place of ``p*`` among them; on each such region α is one
+    polynomial (derived by :func:`alpha_exact`), and ``p*`` enters z3 as the
+    positive root of ``3 c^(n-1) = 1``.  Exact for every region z3 decides.
+    """
+    import time
+
+    import z3
+
+    from ..engine.z3terms import Z3Encoder
+    from ..model.decide import Decision
+
+    p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
+    out = []
+    for position in range(n):
+        order = list(range(1, n))
+        order.insert(position, 0)
+        alpha = alpha_exact(p, order, weenie=weenie)
+        enc = Z3Encoder()
+        c = enc.var("p1")
+        base = 3 if weenie else 2
+        formulas = [c > 0, base * z3.Product([c] * (n - 1)) == 1 if n > 2 else base * c == 1]
+        chain = [enc.var(str(p[k])) for k in order]
+        formulas += [chain[0] >= 0, chain[-1] <= 1] + [a <= b for a, b in zip(chain, chain[1:])]
+        formulas.append(enc.term(alpha) < 0)
+        solver = z3.SolverFor("QF_NRA")
+        solver.set("timeout", timeout_ms)
+        solver.add(*formulas)
+        t0 = time.perf_counter()
+        answer = solver.check()
+        seconds = time.perf_counter() - t0
+        if answer == z3.unsat:
+            out.append(RegionProof(position, Decision.TRUE, seconds, None))
+        elif answer == z3.sat:
+            model = solver.model()
+            out.append(RegionProof(position, Decision.FALSE, seconds,
+                                   {str(s): str(model.eval(enc.var(str(s)), model_completion=True)) for s in p}))
+        else:
+            out.append(RegionProof(position, Decision.UNDECIDED, seconds, None))
+    return out
+
+
+@dataclass(frozen=True)
+class GridMinimum:
+    """The smallest α(p*, p2..pn) on a grid of the opponents' cube (sampled, not proved)."""
+
+    players: int
+    points: int
+    minimum: float
+    argmin: tuple[float, ...]
+
+
+def weenie_grid_minimum(n: int, steps: int = 40) -> GridMinimum:
+    """min over the grid {0, 1/steps, ..., 1}^(n-1) of α_W(3^(-1/(n-1)), p2, ..., pn), vectorised."""
+    grid = np.linspace(0.0, 1.0, steps + 1)
+    mesh = np.meshgrid(*([grid] * (n - 1)), indexing="ij")
+    p_star = 3.0 ** (-1.0 / (n - 1))
+    values = alpha_numeric(p_star, [(m.ravel(), 1) for m in mesh], weenie=True)
+    k = int(np.argmin(values))
+    return GridMinimum(n, values.size, float(values[k]), tuple(float(m.ravel()[k]) for m in mesh))
