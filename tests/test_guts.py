@@ -163,3 +163,13 @@ def test_weenie_threshold_is_proved_safe_for_three_players_and_standard_guts_is_
     example = next(r.counterexample for r in standard if r.decision is Decision.FALSE)
     p2, p3 = float(Fraction(example["p2"])), float(Fraction(example["p3"]))
     assert guts.alpha_numeric(2 ** -0.5, [(p2, 1), (p3, 1)]) < 0
+
+
+def test_fictitious_play_converges_to_the_symmetric_threshold_at_rate_one_over_t():
+    from symgame.numeric.fictitious import fictitious_play
+
+    trace = fictitious_play(guts.three_player_tensors(21), 400)
+    assert np.all(np.abs(trace.plays[-50:] / 20 - 2 ** -0.5) <= 0.05 + 1e-12)
+    G = np.arange(1, 401) * trace.gaps
+    assert trace.gaps[-1] < trace.gaps[49] / 4            # the gap keeps falling
+    assert G[-1] < 2 * G[99]                              # ... like 1/t

@@ -161,6 +161,45 @@ def plot_values(rows: Sequence[TableRow], fit: Fit, path: Path) -> Path:
 
 # --------------------------------------------------------------------------- documents
 
+FP_MESH, FP_STEPS = 101, 1000
+
+
+def fictitious_play_section(directory: Path | None) -> list[str]:
+    """Appendix C: fictitious play for 3-player Guts; the gap g(t) and G(t) = t g(t); Figure 5 analogue."""
+    from ..numeric.fictitious import fictitious_play
+
+    trace = fictitious_play(guts.three_player_tensors(FP_MESH), FP_STEPS)
+    steps = np.arange(1, FP_STEPS + 1)
+    G = steps * trace.gaps
+    if directory is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.6), dpi=100)
+        ax1.loglog(steps, trace.gaps, label="g(t)")
+        ax1.loglog(steps, G, label="G(t) = t g(t)")
+        ax1.set_xlabel("step t")
+        ax1.legend(fontsize=8)
+        for k in range(3):
+            ax2.plot(steps, trace.plays[:, k] / (FP_MESH - 1), lw=0.8, label=f"player {k + 1}")
+        ax2.axhline(2 ** -0.5, color="#999999", lw=0.6)
+        ax2.set_xlabel("step t")
+        ax2.set_ylabel("threshold played")
+        ax2.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(directory / "fp_gap.png", metadata={"Software": None})
+        plt.close(fig)
+    last = trace.plays[-1] / (FP_MESH - 1)
+    checkpoints = [10, 100, FP_STEPS]
+    return [f"- Fictitious play, 3-player Guts on {FP_MESH} mesh points, {FP_STEPS} steps from (0, 0, 0): the plays "
+            f"settle at {', '.join(f'{x:.2f}' for x in last)} (1/sqrt(2) = 0.7071; mesh spacing "
+            f"{1 / (FP_MESH - 1):.2f}); gap g(t) = " + ", ".join(f"{trace.gaps[t - 1]:.3g} at t = {t}" for t in checkpoints)
+            + "; G(t) = t g(t) = " + ", ".join(f"{G[t - 1]:.3g}" for t in checkpoints)
+            + " (bounded, so g ~ 1/t as the paper observes). Plot: `fp_gap.png`."]
+
+
 def overshoot_example() -> list[str]:
     """Section 2.2's 2 x 1 game α = (0, 0), β = (1/2, 2): the fixed point 0 attracts from below only."""
     game = RecursiveGame(np.array([[0.0], [0.0]]), np.array([[0.5], [2.0]]))
@@ -247,7 +286,7 @@ def errata_markdown(fit: Fit, rows: Sequence[TableRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary_markdown(rows: Sequence[TableRow], fit: Fit) -> str:
+def summary_markdown(rows: Sequence[TableRow], fit: Fit, directory: Path | None = None) -> str:
     lines = ["# Continuous Guts: 1 v N coalitions", "", f"Source: {guts.SOURCE}.", "",
              f"Computed by symgame {__version__}: player 1 against N opponents acting as one, thresholds on the "
              f"mesh 0, 1/{MESH - 1}, ..., 1, coalition restricted to bloc and pseudo-bloc strategies "
@@ -270,6 +309,7 @@ def summary_markdown(rows: Sequence[TableRow], fit: Fit) -> str:
                      f"{pseudo} | {'—' if paper is None else f'{paper[0]:.4f}'} |")
     lines += ["", f"Fit: V(N) = {fit.a:.4f} - {fit.b:.4f}/(N + {fit.c:.3f}).", "", "## Recursive games", ""]
     lines += overshoot_example()
+    lines += fictitious_play_section(directory)
     return "\n".join(lines) + "\n"
 
 
@@ -301,13 +341,14 @@ def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPON
     directory.mkdir(parents=True, exist_ok=True)
     rows = table_rows(opponents)
     fit = fit_values(rows)
-    texts = {"table1.csv": table_csv(rows), "table1.tex": table_tex(rows), "summary.md": summary_markdown(rows, fit),
+    texts = {"table1.csv": table_csv(rows), "table1.tex": table_tex(rows), "summary.md": summary_markdown(rows, fit, directory),
              "errata.md": errata_markdown(fit, rows), "formulas.tex": formulas_tex()}
     paths = []
     for name in TEXT_FILES:
         (directory / name).write_text(texts[name], encoding="utf-8")
         paths.append(directory / name)
     paths.append(plot_values(rows, fit, directory / "value_vs_N.png"))
+    paths.append(directory / "fp_gap.png")
     if pdf:
         compile_pdf(directory / "formulas.tex")
     return paths

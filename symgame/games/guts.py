@@ -510,3 +510,11 @@ def weenie_grid_minimum(n: int, steps: int = 40) -> GridMinimum:
     values = alpha_numeric(p_star, [(m.ravel(), 1) for m in mesh], weenie=True)
     k = int(np.argmin(values))
     return GridMinimum(n, values.size, float(values[k]), tuple(float(m.ravel()[k]) for m in mesh))
+
+
+def three_player_tensors(mesh: int, weenie: bool = False) -> list[np.ndarray]:
+    """Each player's one-shot payoff α on the mesh, as tensors indexed (player 1, player 2, player 3)."""
+    g = np.linspace(0.0, 1.0, mesh)
+    a, b, c = g[:, None, None], g[None, :, None], g[None, None, :]
+    return [alpha_numeric(a, [(b, 1), (c, 1)], weenie), alpha_numeric(b, [(a, 1), (c, 1)], weenie),
+            alpha_numeric(c, [(a, 1), (b, 1)], weenie)]
