@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="restrict the coalition to bloc and pseudo-bloc strategies (default: every multiset)")
     coal.add_argument("--weenie", action="store_true", help="the Weenie rule (Appendix B)")
     coal.add_argument("--json", action="store_true", help="print JSON")
+    play_cmd = sub.add_parser("play", help="play a game against symgame")
+    play_sub = play_cmd.add_subparsers(dest="play_game", required=True)
+    bot = play_sub.add_parser("guts", help="continuous Guts against an optimal coalition (reads h/d from stdin)")
+    bot.add_argument("--opponents", type=int, default=2, metavar="N")
+    bot.add_argument("--seed", type=int, default=0, metavar="S")
+    bot.add_argument("--games", type=int, default=5, metavar="G")
     atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
     atlas.add_argument("file", type=Path)
     atlas.add_argument("--json", action="store_true", help="print JSON")
@@ -97,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_atlas(args)
         if args.command == "guts":
             return cmd_guts_coalition(args)
+        if args.command == "play":
+            return cmd_play_guts(args)
         return cmd_solve(args)
     except KeyboardInterrupt:
         print("symgame: interrupted", file=sys.stderr)
@@ -292,6 +300,17 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
         print("  player 1: " + ", ".join(f"{p:.3f} w.p. {w:.3f}" for p, w in sorted(r.player1_strategy.items())))
         for c, w in r.coalition_strategy:
             print(f"  coalition w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))
+    return 0
+
+
+def cmd_play_guts(args: argparse.Namespace) -> int:
+    """``symgame play guts --opponents N [--seed S] [--games G]``: the interactive Guts bot."""
+    from .games.guts_bot import lines_from, play
+
+    if not 1 <= args.opponents <= 15 or args.games < 1:
+        print("symgame play guts: need 1 <= --opponents <= 15 and --games >= 1", file=sys.stderr)
+        return EXIT_INPUT
+    play(args.opponents, args.seed, lines_from(sys.stdin), lambda text: print(text, flush=True), args.games)
     return 0
 
 

@@ -173,3 +173,27 @@ def test_fictitious_play_converges_to_the_symmetric_threshold_at_rate_one_over_t
     G = np.arange(1, 401) * trace.gaps
     assert trace.gaps[-1] < trace.gaps[49] / 4            # the gap keeps falling
     assert G[-1] < 2 * G[99]                              # ... like 1/t
+
+
+def test_bot_round_settlement_follows_the_rules():
+    from symgame.games.guts_bot import settle_round
+
+    hands = np.array([0.9, 0.5, 0.7])
+    lone = settle_round(hands, np.array([True, False, False]), 1.0)
+    assert lone.finished and lone.user_return == 2                     # n - 1
+    three = settle_round(hands, np.array([True, True, True]), 2.0)
+    assert not three.finished and three.user_return == 2 * (3 + 1) and three.stakes_after == 4
+    lost = settle_round(hands, np.array([False, True, True]), 1.0)
+    assert lost.user_return == 0 and lost.winner == 2                  # a dropper gets the virtual ante r - 2 = 0
+    nobody = settle_round(hands, np.array([False, False, False]), 3.0)
+    assert nobody.user_return == 0 and nobody.stakes_after == 3 and not nobody.finished
+
+
+def test_bot_is_scriptable_and_deterministic():
+    script = "h\nd\nmaybe\nh\n" * 10
+    runs = [subprocess.run([sys.executable, "-m", "symgame.cli", "play", "guts", "--opponents", "2", "--seed", "5",
+                            "--games", "2"], input=script, capture_output=True, text=True, cwd=ROOT, check=True)
+            for _ in range(2)]
+    assert runs[0].stdout == runs[1].stdout
+    assert "please answer h (hold) or d (drop)" in runs[0].stdout
+    assert "Final score" in runs[0].stdout and "pot 3 antes" in runs[0].stdout
