@@ -225,6 +225,30 @@ def plot_values(rows: Sequence[TableRow], fit: Fit, path: Path) -> Path:
     return path
 
 
+def plot_weenie_surface(path: Path, steps: int = 201) -> Path:
+    """Figure 4 analogue: α_W(1/sqrt(3), p2, p3) over the opponents' square (its minimum 0 at p2 = p3 = p*)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = np.linspace(0.0, 1.0, steps)
+    p2, p3 = np.meshgrid(grid, grid, indexing="ij")
+    p_star = 3 ** -0.5
+    values = guts.alpha_numeric(p_star, [(p2, 1), (p3, 1)], weenie=True)
+    fig, ax = plt.subplots(figsize=(5.6, 4.6), dpi=100)
+    contour = ax.contourf(p2, p3, values, levels=30, cmap="viridis")
+    fig.colorbar(contour, ax=ax, label="alpha_W(1/sqrt(3), p2, p3)")
+    ax.plot([p_star], [p_star], "r+", ms=10)
+    ax.set_xlabel("p2")
+    ax.set_ylabel("p3")
+    ax.set_title("Weenie rule, n = 3: player 1's one-shot return at p* (min 0 at +)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
 # --------------------------------------------------------------------------- documents
 
 FP_MESH, FP_STEPS = 101, 1000
@@ -420,6 +444,7 @@ def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPON
         paths.append(directory / name)
     paths.append(plot_values(rows, fit, directory / "value_vs_N.png"))
     paths.append(directory / "fp_gap.png")
+    paths.append(plot_weenie_surface(directory / "weenie_surface.png"))
     if pdf:
         compile_pdf(directory / "formulas.tex")
     return paths
