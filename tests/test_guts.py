@@ -197,3 +197,17 @@ def test_bot_is_scriptable_and_deterministic():
     assert runs[0].stdout == runs[1].stdout
     assert "please answer h (hold) or d (drop)" in runs[0].stdout
     assert "Final score" in runs[0].stdout and "pot 3 antes" in runs[0].stdout
+
+
+def test_odd_man_coalition_values_are_computed_and_checked():
+    from symgame.games.odd_man import asynchronous_value, payoff
+    from symgame.model.decide import Decision
+
+    forward, reverse = asynchronous_value(False), asynchronous_value(True)
+    assert (forward.synchronous, forward.asynchronous) == (Fraction(-2, 3), Fraction(-1, 2))
+    assert (reverse.synchronous, reverse.asynchronous) == (Fraction(-4, 3), Fraction(0))
+    assert forward.asynchronous_proved is Decision.TRUE and reverse.asynchronous_proved is Decision.TRUE
+    # the odd-man-out blend of 1-1, 2-2, 3-3 holds every choice of player 1 to -4/3 (independent recount)
+    assert all(sum(Fraction(payoff(a, b, b, True), 3) for b in range(3)) == Fraction(-4, 3) for a in range(3))
+    y, z = reverse.witness
+    assert max(sum(payoff(a, b, c, True) * y[b] * z[c] for b in range(3) for c in range(3)) for a in range(3)) == 0

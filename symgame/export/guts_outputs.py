@@ -416,6 +416,33 @@ def errata_markdown(fit: Fit, rows: Sequence[TableRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def odd_man_lines() -> tuple[list[str], list[str]]:
+    """Appendix D computed: summary lines and errata lines."""
+    from ..games.odd_man import asynchronous_value
+
+    summary, errata = ["", "## Synchronous against asynchronous coalitions (Appendix D)", ""], []
+    printed_sync = {False: Fraction(-2, 3), True: Fraction(-2, 3)}
+    printed_async = {False: Fraction(-1, 2), True: Fraction(0)}
+    for reverse in (False, True):
+        v = asynchronous_value(reverse)
+        name = "odd man out" if reverse else "odd man in"
+        y, z = (", ".join(str(p) for p in w) for w in v.witness)
+        summary.append(f"- {name}: synchronous coalition value {v.synchronous} "
+                       f"({'certified' if v.synchronous_proved else 'NOT certified'} by exact strategies of both "
+                       f"sides); asynchronous value {v.asynchronous} (attained by y = ({y}), z = ({z}); z3 proves no "
+                       f"independent mixtures do better: {v.asynchronous_proved.value}); gap "
+                       f"{v.asynchronous - v.synchronous}.")
+        if v.synchronous != printed_sync[reverse]:
+            errata.append(f"- Appendix D, {name}: the printed synchronous value {printed_sync[reverse]} is wrong; "
+                          f"it is {v.synchronous}. Against the blend of 1-1, 2-2, 3-3 player 1 is the odd man "
+                          "with probability 2/3, not 1/3, so the printed (1/3)(-2) should be (2/3)(-2); the uniform "
+                          "strategy of player 1 guarantees exactly this value, so the blend is optimal.")
+        if v.asynchronous != printed_async[reverse]:
+            errata.append(f"- Appendix D, {name}: the printed asynchronous value {printed_async[reverse]} differs "
+                          f"from the computed {v.asynchronous}.")
+    return summary, errata
+
+
 def restriction_erratum(checks: Sequence[RestrictionCheck]) -> str:
     lost = [c for c in checks if c.loses]
     if not lost:
@@ -488,11 +515,13 @@ def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPON
     more = extended_rows()
     points = mesh_study()
     checks = restriction_checks()
+    odd_summary, odd_errata = odd_man_lines()
     summary = (summary_markdown(rows, fit, directory) + "\n".join(extension_lines(more, points))
-               + "\n" + "\n".join(restriction_lines(checks)) + "\n")
+               + "\n" + "\n".join(restriction_lines(checks)) + "\n" + "\n".join(odd_summary) + "\n")
     texts = {"table1.csv": table_csv(rows), "table1.tex": table_tex(rows), "extension.csv": table_csv(more),
              "mesh_study.csv": mesh_csv(points), "summary.md": summary,
-             "errata.md": errata_markdown(fit, rows) + restriction_erratum(checks), "formulas.tex": formulas_tex()}
+             "errata.md": errata_markdown(fit, rows) + restriction_erratum(checks)
+             + ("\n## Appendix D\n\n" + "\n".join(odd_errata) + "\n" if odd_errata else ""), "formulas.tex": formulas_tex()}
     paths = []
     for name in TEXT_FILES:
         (directory / name).write_text(texts[name], encoding="utf-8")

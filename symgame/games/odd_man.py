@@ -1,0 +1,99 @@
+"""Odd man in / odd man out (../shared/seeds/000, Appendix D): synchronous against asynchronous coalitions.
+
+Three players each name 1, 2 or 3.  If exactly two agree, each of the two
+pays 1 to the third (odd man in: the odd player gets +2); odd man out is the
+same game with payoffs negated.  Players 2-3 as a coalition:
+
+* *synchronous* play mixes over joint choices (b, c): a matrix game, solved
+  by LP and certified exactly (both sides' strategies in rationals);
+* *asynchronous* play uses independent mixtures y, z: the value
+  ``min_{y,z} max_j Ψ_j(y, z)`` is a nonconvex bilinear min-max, found by
+  multi-start local optimisation and then proved exactly: a rational witness
+  attains it, and z3 shows that no pair (y, z) does better.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import z3
+from scipy.optimize import minimize
+
+from ..model.decide import Decision
+from ..numeric.recursive import solve_matrix_game
+
+
+def payoff(a: int, b: int, c: int, reverse: bool = False) -> int:
+    """Player 1's payoff when the three players name a, b, c."""
+    if a == b == c or len({a, b, c}) == 3:
+        return 0
+    value = 2 if (b == c) else -1
+    return -value if reverse else value
+
+
+@dataclass(frozen=True)
+class CoalitionValues:
+    reverse: bool
+    synchronous: Fraction
+    synchronous_proved: bool
+    asynchronous: Fraction
+    witness: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
+    asynchronous_proved: Decision
+
+
+def synchronous_value(reverse: bool) -> tuple[Fraction, bool]:
+    """Value of player 1 against joint (b, c) choices: LP, then an exact check of both strategies."""
+    columns = list(itertools.product(range(3), repeat=2))
+    matrix = np.array([[payoff(a, b, c, reverse) for b, c in columns] for a in range(3)], dtype=float)
+    sol = solve_matrix_game(matrix)
+    value = Fraction(sol.value).limit_denominator(1000)
+    x = [Fraction(v).limit_denominator(1000) for v in sol.row]
+    y = [Fraction(v).limit_denominator(1000) for v in sol.col]
+    x = [v / sum(x) for v in x]
+    y = [v / sum(y) for v in y]
+    rows_ok = all(sum(x[a] * payoff(a, b, c, reverse) for a in range(3)) >= value for b, c in columns)
+    cols_ok = all(sum(y[k] * payoff(a, b, c, reverse) for k, (b, c) in enumerate(columns)) <= value
+                  for a in range(3))
+    return value, rows_ok and cols_ok
+
+
+def _psi(y: np.ndarray, z: np.ndarray, reverse: bool) -> np.ndarray:
+    return np.array([sum(payoff(a, b, c, reverse) * y[b] * z[c] for b in range(3) for c in range(3))
+                     for a in range(3)])
+
+
+def asynchronous_value(reverse: bool, starts: int = 40, seed: int = 0) -> CoalitionValues:
+    """min over independent y, z of max_j Ψ_j(y, z), found numerically and proved with z3."""
+    rng = np.random.default_rng(seed)
+    best = None
+    cons = [{"type": "eq", "fun": lambda w: w[0:3].sum() - 1}, {"type": "eq", "fun": lambda w: w[3:6].sum() - 1}]
+    for k in range(3):
+        cons.append({"type": "ineq", "fun": lambda w, k=k: w[6] - _psi(w[0:3], w[3:6], reverse)[k]})
+    for _ in range(starts):
+        y, z = rng.dirichlet(np.ones(3)), rng.dirichlet(np.ones(3))
+        w0 = np.concatenate([y, z, [_psi(y, z, reverse).max()]])
+        res = minimize(lambda w: w[6], w0, constraints=cons, bounds=[(0, 1)] * 6 + [(None, None)], method="SLSQP")
+        if res.success and (best is None or res.fun < best.fun - 1e-12):
+            best = res
+    y = [Fraction(v).limit_denominator(12) for v in best.x[0:3]]
+    z = [Fraction(v).limit_denominator(12) for v in best.x[3:6]]
+    y, z = [v / sum(y) for v in y], [v / sum(z) for v in z]
+    value = max(sum(payoff(a, b, c, reverse) * y[b] * z[c] for b in range(3) for c in range(3)) for a in range(3))
+    return CoalitionValues(reverse, *synchronous_value(reverse), value, (tuple(y), tuple(z)),
+                           _nothing_better(value, reverse))
+
+
+def _nothing_better(value: Fraction, reverse: bool) -> Decision:
+    """z3: no independent mixtures y, z hold player 1 strictly below ``value``."""
+    y = [z3.Real(f"y{k}") for k in range(3)]
+    z = [z3.Real(f"z{k}") for k in range(3)]
+    solver = z3.SolverFor("QF_NRA")
+    solver.set("timeout", 60_000)
+    solver.add(*[v >= 0 for v in y + z], z3.Sum(y) == 1, z3.Sum(z) == 1)
+    bound = z3.RealVal(f"{value.numerator}/{value.denominator}")
+    for a in range(3):
+        solver.add(z3.Sum([payoff(a, b, c, reverse) * y[b] * z[c] for b in range(3) for c in range(3)]) < bound)
+    answer = solver.check()
+    return Decision.TRUE if answer == z3.unsat else Decision.FALSE if answer == z3.sat else Decision.UNDECIDED
