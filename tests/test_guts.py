@@ -211,3 +211,20 @@ def test_odd_man_coalition_values_are_computed_and_checked():
     assert all(sum(Fraction(payoff(a, b, b, True), 3) for b in range(3)) == Fraction(-4, 3) for a in range(3))
     y, z = reverse.witness
     assert max(sum(payoff(a, b, c, True) * y[b] * z[c] for b in range(3) for c in range(3)) for a in range(3)) == 0
+
+
+def test_jacob_game_has_exactly_the_three_printed_equilibrium_types():
+    from symgame.engine.atlas import build_atlas, serial_map
+    from symgame.games import jacob
+    from symgame.verify.polycert import exact_regret
+
+    game = jacob.build_game()
+    atlas = build_atlas(game, serial_map)
+    found = set()
+    for family in atlas.families:
+        values = dict(family.members[0].branch.values)
+        profile = {f"s{k}": values[f"s{k}"] for k in (1, 2, 3)}
+        assert exact_regret(game, profile, {"t": sp.Rational(1, 2)}).is_nash
+        found.add(tuple(sorted(profile.values())))
+    assert found == {(0, 1, 1), (sp.Rational(1, 3), sp.Rational(1, 3), 1), (sp.Rational(2, 3),) * 3}
+    assert len(atlas.families) == 7

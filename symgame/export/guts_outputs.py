@@ -443,6 +443,40 @@ def odd_man_lines() -> tuple[list[str], list[str]]:
     return summary, errata
 
 
+def jacob_lines() -> list[str]:
+    """Appendix C.2: every equilibrium of the Jacob game from the atlas engine, and where fictitious play goes."""
+    import itertools
+
+    from ..engine.atlas import build_atlas, serial_map
+    from ..games import jacob
+    from ..numeric.fictitious import fictitious_play
+
+    atlas = build_atlas(jacob.build_game(), serial_map)
+    profiles = []
+    for family in atlas.families:
+        values = dict(family.members[0].branch.values)
+        profiles.append("(" + ", ".join(str(values[f"s{k}"]) for k in (1, 2, 3)) + ")")
+    lines = ["", "## The Jacob game (Appendix C.2)", "",
+             f"- The atlas engine (case splitting, exact) finds {len(profiles)} equilibria, (s1, s2, s3) = probability of "
+             f"naming 1: {', '.join(profiles)}: the paper's three types (0, 1, 1), (2/3, 2/3, 2/3), (1, 1/3, 1/3) "
+             "with their permutations, and no others."]
+    ends = []
+    for start in itertools.product(range(2), repeat=3):
+        trace = fictitious_play(jacob.tensors(), 2000, start)
+        ends.append((start, tuple(round(float(m[0]), 2) for m in trace.mixtures)))
+    kinds = {}
+    for start, mix in ends:
+        kind = "(0, 1, 1) type" if sorted(mix) == [0.0, 1.0, 1.0] else "(1, 1/3, 1/3) type" \
+            if sorted(mix) == [0.33, 0.33, 1.0] else f"other {mix}"
+        kinds.setdefault(kind, []).append("".join(str(c + 1) for c in start))
+    lines.append("- Fictitious play (2000 steps) from each of the 8 pure starting profiles ends at: "
+                 + "; ".join(f"{k} from {', '.join(v)}" for k, v in sorted(kinds.items()))
+                 + ". The paper reports convergence to the (0, 1, 1) type; from the starts where two players "
+                 "name 2 and one names 1, simultaneous fictitious play with first-index tie-breaking reaches "
+                 "the (1, 1/3, 1/3) type instead.")
+    return lines
+
+
 def restriction_erratum(checks: Sequence[RestrictionCheck]) -> str:
     lost = [c for c in checks if c.loses]
     if not lost:
@@ -517,7 +551,7 @@ def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPON
     checks = restriction_checks()
     odd_summary, odd_errata = odd_man_lines()
     summary = (summary_markdown(rows, fit, directory) + "\n".join(extension_lines(more, points))
-               + "\n" + "\n".join(restriction_lines(checks)) + "\n" + "\n".join(odd_summary) + "\n")
+               + "\n" + "\n".join(restriction_lines(checks)) + "\n" + "\n".join(odd_summary) + "\n" + "\n".join(jacob_lines()) + "\n")
     texts = {"table1.csv": table_csv(rows), "table1.tex": table_tex(rows), "extension.csv": table_csv(more),
              "mesh_study.csv": mesh_csv(points), "summary.md": summary,
              "errata.md": errata_markdown(fit, rows) + restriction_erratum(checks)
