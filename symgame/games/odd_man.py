@@ -49,8 +49,8 @@ def synchronous_value(reverse: bool) -> tuple[Fraction, bool]:
     matrix = np.array([[payoff(a, b, c, reverse) for b, c in columns] for a in range(3)], dtype=float)
     sol = solve_matrix_game(matrix)
     value = Fraction(sol.value).limit_denominator(1000)
-    x = [Fraction(v).limit_denominator(1000) for v in sol.row]
-    y = [Fraction(v).limit_denominator(1000) for v in sol.col]
+    x = [Fraction(v).limit_denominator(1000) for v in sol.row_strategy]
+    y = [Fraction(v).limit_denominator(1000) for v in sol.col_strategy]
     x = [v / sum(x) for v in x]
     y = [v / sum(y) for v in y]
     rows_ok = all(sum(x[a] * payoff(a, b, c, reverse) for a in range(3)) >= value for b, c in columns)

@@ -21,18 +21,13 @@ from typing import Sequence
 import numpy as np
 from scipy.optimize import linprog
 
+from .solvers import MatrixGameSolution
+
 MAX_ITERATIONS = 200
 TOLERANCE = 1e-12
 
 
-@dataclass(frozen=True)
-class MatrixSolution:
-    value: float
-    row: np.ndarray
-    col: np.ndarray
-
-
-def solve_matrix_game(payoff: np.ndarray) -> MatrixSolution:
+def solve_matrix_game(payoff: np.ndarray) -> MatrixGameSolution:
     """Value and optimal strategies of a zero-sum matrix game with one HiGHS LP (column strategy from duals)."""
     a = np.asarray(payoff, dtype=float)
     m, n = a.shape
@@ -46,7 +41,7 @@ def solve_matrix_game(payoff: np.ndarray) -> MatrixSolution:
     col = -np.asarray(result.ineqlin.marginals, dtype=float)
     col = np.clip(col, 0.0, None)
     col = col / col.sum()
-    return MatrixSolution(1.0 / total + shift - 1.0, row, col)
+    return MatrixGameSolution(1.0 / total + shift - 1.0, row, col)
 
 
 @dataclass(frozen=True)
@@ -117,13 +112,13 @@ def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float
     for _ in range(10_000):
         cols = np.array(sorted(set(int(c) for c in active)))
         sol = solve_matrix_game(game.columns(V, cols))
-        prices = game.row_mix(V, sol.row)
+        prices = game.row_mix(V, sol.row_strategy)
         worst = np.argsort(prices)[:batch]
         new = [int(c) for c in worst if prices[c] < sol.value - tol * max(1.0, abs(sol.value))
                and int(c) not in set(cols.tolist())]
         if not new:
-            keep = sol.col > 0
-            return GameValue(sol.value, sol.row, cols[keep], sol.col[keep])
+            keep = sol.col_strategy > 0
+            return GameValue(sol.value, sol.row_strategy, cols[keep], sol.col_strategy[keep])
         active = list(cols) + new
     raise RuntimeError("column generation did not converge")
 

@@ -189,6 +189,28 @@ def _profile_terms(game: PolynomialGame, pset: ProfileSet, enc: Z3Encoder) -> tu
     return terms, ties
 
 
+@dataclass
+class FamilyEncoding:
+    """z3 encoding of "the parameter lies in the intervals and the profile is in the family"."""
+
+    enc: Z3Encoder
+    P: z3.ArithRef
+    base: list
+    terms: dict
+    ties: list
+
+
+def encode_family(game: PolynomialGame, pset: ProfileSet, *intervals: ParamInterval) -> FamilyEncoding:
+    enc = Z3Encoder()
+    P = enc.var(game.parameter_names[0])
+    base = [f for iv in intervals for f in interval_membership(enc, P, iv)]
+    base += [enc.condition(e, r) for e, r in pset.constraints]
+    terms, ties = _profile_terms(game, pset, enc)
+    for x in pset.free:
+        base += [terms[x] >= 0, terms[x] <= 1]
+    return FamilyEncoding(enc, P, base, terms, ties)
+
+
 def deviation_gains(game: PolynomialGame, terms: Mapping[str, z3.ArithRef], P: Mapping[str, z3.ArithRef]
                     ) -> list[tuple[str, z3.ArithRef]]:
     """``(label, E_i(vertex, others) - E_i(profile))`` for every player and vertex of her box."""
@@ -220,13 +242,8 @@ def certify_profile_set(game: PolynomialGame, pset: ProfileSet, interval: ParamI
     t0 = time.perf_counter()
     name = game.parameter_names[0]
     claim = "every profile of the family is an equilibrium on the interval"
-    enc = Z3Encoder()
-    P = enc.var(name)
-    base = interval_membership(enc, P, interval)
-    base += [enc.condition(e, r) for e, r in pset.constraints]
-    terms, ties = _profile_terms(game, pset, enc)
-    for x in pset.free:
-        base += [terms[x] >= 0, terms[x] <= 1]
+    fam = encode_family(game, pset, interval)
+    enc, P, base, terms, ties = fam.enc, fam.P, fam.base, fam.terms, fam.ties
     violations = [(f"{x} < 0", -terms[x]) for x in game.variables]
     violations += [(f"{x} > 1", terms[x] - 1) for x in game.variables]
     violations += deviation_gains(game, terms, {name: P})
@@ -378,13 +395,8 @@ def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInter
     """
     t0 = time.perf_counter()
     name = game.parameter_names[0]
-    enc = Z3Encoder()
-    P = enc.var(name)
-    base = interval_membership(enc, P, interval)
-    base += [enc.condition(e, r) for e, r in pset.constraints]
-    terms, ties = _profile_terms(game, pset, enc)
-    for x in pset.free:
-        base += [terms[x] >= 0, terms[x] <= 1]
+    fam = encode_family(game, pset, interval)
+    enc, P, base, terms, ties = fam.enc, fam.P, fam.base, fam.terms, fam.ties
     outside = []
     for k, (other, iv) in enumerate(others):
         inside = interval_membership(enc, P, iv) if iv is not None else []
@@ -403,13 +415,8 @@ def certify_property(game: PolynomialGame, pset: ProfileSet, interval: ParamInte
     """
     t0 = time.perf_counter()
     name = game.parameter_names[0]
-    enc = Z3Encoder()
-    P = enc.var(name)
-    base = interval_membership(enc, P, interval) + interval_membership(enc, P, within)
-    base += [enc.condition(e, r) for e, r in pset.constraints]
-    terms, ties = _profile_terms(game, pset, enc)
-    for x in pset.free:
-        base += [terms[x] >= 0, terms[x] <= 1]
+    fam = encode_family(game, pset, interval, within)
+    enc, P, base, terms, ties = fam.enc, fam.P, fam.base, fam.terms, fam.ties
     rename = {game.symbol(x): sp.Symbol(str(terms[x]), real=True) for x in game.variables}
     wanted = [enc.condition(e.subs(rename), r) for e, r in conditions]
     formulas = base + ties + enc.side

@@ -50,36 +50,33 @@ def rational_strategy(weights: np.ndarray, denominator: int = 10**6) -> dict[int
 
 def certify_lower(x: Mapping[int, Fraction], columns: Iterable[int], entry: Entry, fee: Fraction) -> ForcingBound:
     """Theorem 1.2 for player 1's strategy ``x`` from ``v_* = -fee``."""
-    start = -Fraction(fee)
-    bound, margin = None, None
-    for j in columns:
-        alpha = sum(w * entry(i, j)[0] for i, w in x.items())
-        beta = sum(w * entry(i, j)[1] for i, w in x.items())
-        f = alpha + (beta - 1) * start
-        margin = f if margin is None else min(margin, f)
-        if beta < 1:
-            cap = alpha / (1 - beta)
-            bound = cap if bound is None else min(bound, cap)
-    if margin is None or margin <= 0:
-        return ForcingBound("lower", dict(x), start, None, margin or Fraction(0))
-    return ForcingBound("lower", dict(x), start, bound, margin)
+    def mixed(j: int) -> tuple[Fraction, Fraction]:
+        return (sum(w * entry(i, j)[0] for i, w in x.items()), sum(w * entry(i, j)[1] for i, w in x.items()))
+    return _forcing_bound("lower", x, columns, mixed, -Fraction(fee), 1, min)
 
 
 def certify_upper(y: Mapping[int, Fraction], rows: Iterable[int], entry: Entry, fee: Fraction) -> ForcingBound:
     """The mirror of Theorem 1.2 for player 2's strategy ``y`` from ``+fee``."""
-    start = Fraction(fee)
+    def mixed(i: int) -> tuple[Fraction, Fraction]:
+        return (sum(w * entry(i, j)[0] for j, w in y.items()), sum(w * entry(i, j)[1] for j, w in y.items()))
+    return _forcing_bound("upper", y, rows, mixed, Fraction(fee), -1, max)
+
+
+def _forcing_bound(side: str, strategy: Mapping[int, Fraction], replies: Iterable[int],
+                   mixed: Callable[[int], tuple[Fraction, Fraction]], start: Fraction, sign: int,
+                   pick: Callable) -> ForcingBound:
+    """Margins ``sign (α + (β - 1) start)`` over the opponent's replies, and the tightest cap α / (1 - β)."""
     bound, margin = None, None
-    for i in rows:
-        alpha = sum(w * entry(i, j)[0] for j, w in y.items())
-        beta = sum(w * entry(i, j)[1] for j, w in y.items())
-        g = -(alpha + (beta - 1) * start)
-        margin = g if margin is None else min(margin, g)
+    for k in replies:
+        alpha, beta = mixed(k)
+        f = sign * (alpha + (beta - 1) * start)
+        margin = f if margin is None else min(margin, f)
         if beta < 1:
             cap = alpha / (1 - beta)
-            bound = cap if bound is None else max(bound, cap)
+            bound = cap if bound is None else pick(bound, cap)
     if margin is None or margin <= 0:
-        return ForcingBound("upper", dict(y), start, None, margin or Fraction(0))
-    return ForcingBound("upper", dict(y), start, bound, margin)
+        return ForcingBound(side, dict(strategy), start, None, margin or Fraction(0))
+    return ForcingBound(side, dict(strategy), start, bound, margin)
 
 
 def geometric_rate(bound: ForcingBound, steps: int) -> Fraction:
