@@ -228,3 +228,19 @@ def test_jacob_game_has_exactly_the_three_printed_equilibrium_types():
         found.add(tuple(sorted(profile.values())))
     assert found == {(0, 1, 1), (sp.Rational(1, 3), sp.Rational(1, 3), 1), (sp.Rational(2, 3),) * 3}
     assert len(atlas.families) == 7
+
+
+def test_theorem_1_3_rate_bounds_the_iterates():
+    from symgame.verify.recursive import geometric_rate
+
+    A = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    B = np.array([[0.5, 0.0], [0.0, 0.5]])
+    entry = {(i, j): (Fraction(A[i, j]).limit_denominator(), Fraction(B[i, j]).limit_denominator())
+             for i in range(2) for j in range(2)}
+    low = certify_lower({0: Fraction(1, 2), 1: Fraction(1, 2)}, range(2), lambda i, j: entry[i, j], Fraction(1))
+    assert low.margin == Fraction(3, 4)
+    iterates = plain_iteration(RecursiveGame(A, B), 1.0, 8)
+    for n, V in enumerate(iterates):
+        gap = float(low.bound) - V
+        assert gap <= float(geometric_rate(low, n)) + 1e-12       # (v* - V_n) <= (1 - eps)^n (v* - v_*)
+    assert float(low.bound) - iterates[3] == pytest.approx(float(geometric_rate(low, 3)))   # sharp here
