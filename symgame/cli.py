@@ -16,7 +16,7 @@ from .export.kuhn_outputs import write_kuhn_outputs
 from .export.billingham_outputs import write_billingham_outputs
 from .engine.atlas import DEFAULT_BUDGET, CaseSpaceTooLarge, DaskMapper, build_atlas, process_map, serial_map
 from .export.atlas_outputs import atlas_json, summary_markdown as summary_markdown_atlas, witnesses_json
-from .games import billingham, guts, kuhn
+from .games import billingham, guts, kuhn, kuhn_pdl
 from .export.guts_outputs import write_guts_outputs
 from .model.expr import ExpressionError, parse_expression
 from .model.polyfile import load_polynomial_game
@@ -140,7 +140,7 @@ def cmd_derive(args: argparse.Namespace) -> int:
     status = 0
     for name in names:
         if name == "kuhn":
-            paths = write_kuhn_outputs(args.out / "kuhn")
+            paths = write_kuhn_outputs(args.out / "kuhn", pdf=not args.no_pdf)
             print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
             continue
         if name == "guts":
@@ -189,27 +189,44 @@ def derive_jeopardy_scores(args: argparse.Namespace) -> int:
     return 0
 
 
-MAX_KUHN_CARDS = 400
+MAX_KUHN_CARDS = 100_000
 
 
 def cmd_kuhn(args: argparse.Namespace) -> int:
-    """``symgame kuhn --cards N [--json]``: certified value and optimal strategy."""
+    """``symgame kuhn --cards N [--json]``: the corrected closed form at N, certified exactly."""
     if not 2 <= args.cards <= MAX_KUHN_CARDS:
         print(f"symgame kuhn: --cards must be between 2 and {MAX_KUHN_CARDS} (got {args.cards})", file=sys.stderr)
         return EXIT_INPUT
-    solution = kuhn.solve_exactly(args.cards)
-    table = kuhn.strategy_table(args.cards, solution.behaviours)
-    if args.json:
-        sys.stdout.write(dumps({
-            "cards": args.cards, "value": str(solution.value), "strategy": table,
-            "strategy_source": "certified sequence-form LP solution (exact best responses on both sides "
-                               "give equal bounds); the closed form in n is not derived yet",
-        }))
+    if args.cards == 2:   # the closed form starts at 3 cards; 2 cards: the LP, certified
+        solution = kuhn.solve_exactly(2)
+        value, behaviours, source = solution.value, solution.behaviours, "certified sequence-form LP solution"
+        thresholds = None
     else:
-        print(f"{args.cards}-card Kuhn poker: value for A = {solution.value} (certified)")
+        pdl = kuhn_pdl.corrected_pdl(args.cards)
+        behaviours = kuhn_pdl.behaviours(pdl)
+        bounds = kuhn_pdl.exact_bounds(args.cards, *behaviours)
+        if not bounds.certified:   # never seen for n <= 100,000; reported rather than hidden
+            print(f"symgame kuhn: the closed form is not optimal at n = {args.cards} "
+                  f"(bounds {bounds.lower} < {bounds.upper})", file=sys.stderr)
+            return EXIT_NO_RESULT
+        value, source = bounds.lower, ("corrected closed-form PDL (outputs/kuhn/cheatsheet.tex) evaluated at N; "
+                                       "exact best responses on both sides give equal bounds")
+        thresholds = {name: str(getattr(pdl, name)) for name in kuhn_pdl.THRESHOLDS}
+    table = kuhn.strategy_table(args.cards, behaviours)
+    if args.json:
+        data = {"cards": args.cards, "value": str(value), "strategy": table, "strategy_source": source,
+                "certified": True}
+        if thresholds is not None:
+            data["thresholds"] = thresholds
+            formula = kuhn_pdl.value_formula()
+            data["value_formula"] = str(formula.cases()[args.cards % formula.modulus][1])
+        sys.stdout.write(dumps(data))
+    else:
+        print(f"{args.cards}-card Kuhn poker: value for A = {value} (certified; {source})")
         for player, rules in table.items():
             for action, probs in rules.items():
-                print(f"  {player} {action}: " + ", ".join(f"{c}: {p}" for c, p in probs.items()))
+                shown = {c: p for c, p in probs.items() if p != "0"}
+                print(f"  {player} {action}: " + (", ".join(f"{c}: {p}" for c, p in shown.items()) or "never"))
     return 0
 
 

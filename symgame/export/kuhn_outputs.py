@@ -2,15 +2,28 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
+import sympy as sp
+
+from ..games import kuhn_pdl
 from ..games.kuhn import SOURCE, DeckReport, build_game, deck_report
 from ..model.efg import write_efg
+from .documents import dumps
+from .latex import compile_pdf, escape, render
 
 KNOWN_VALUES = {3: "-1/18", 4: "-1/24", 5: "-1/15", 7: "-1/14", 9: "-7/108", 13: "-5/78"}
 DEFAULT_DECKS = range(3, 201)
 EFG_DECKS = (3, 4, 5)
+CLOSED_FORM_DECKS = range(3, 1001)
+EXAMPLE_DECKS = range(3, 15)
+RULE_ROWS = (("A", "opens", "bet", "a_bluff", "lower"), ("A", "opens", "bet", "a_value", "upper"),
+             ("A", "after check, bet", "call", "a_call", "upper"), ("B", "facing a bet", "call", "b_call", "upper"),
+             ("B", "after a check", "bet", "b_bluff", "lower"), ("B", "after a check", "bet", "b_value", "upper"))
+PRINTED_THRESHOLDS = {"a_bluff": "(n-1)/9", "a_value": "(2n+4)/3", "a_call": "(n+5)/3", "b_call": "(n-1)/3",
+                      "b_bluff": "(n-1)/6", "b_value": "(n+3)/2"}
 
 
 def reports(decks: Sequence[int], processes: int | None = None) -> list[DeckReport]:
@@ -80,9 +93,10 @@ def errata_markdown(rows: Sequence[DeckReport]) -> str:
     return "\n".join(lines)
 
 
-def summary_markdown(rows: Sequence[DeckReport]) -> str:
+def summary_markdown(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
     known = {r.solution.cards: str(r.solution.value) for r in rows}
-    checks = ", ".join(f"n = {n}: {v} ({'ok' if known.get(n) == v else 'MISMATCH'})" for n, v in KNOWN_VALUES.items())
+    known_text = ", ".join(f"n = {n}: {v} ({'ok' if known.get(n) == v else 'MISMATCH'})"
+                           for n, v in KNOWN_VALUES.items())
     lines = [
         "# Generalized Kuhn poker: exact values", "",
         f"Source: {SOURCE}.", "",
@@ -90,23 +104,140 @@ def summary_markdown(rows: Sequence[DeckReport]) -> str:
         "`values.csv`, each certified exactly: the sequence-form LP (HiGHS) is solved, both realization "
         "plans are rounded to rational behaviour strategies, and exact best responses on both sides give "
         "equal lower and upper bounds.", "",
-        f"Known values: {checks}.", "",
+        f"Known values: {known_text}.", "",
         "Gambit files of the 3-, 4- and 5-card games: `kuhn_3.efg`, `kuhn_4.efg`, `kuhn_5.efg` "
         "(`symgame solve kuhn_3.efg --json` solves and certifies them).", "",
-        "Not yet derived (open in the issue): the corrected closed form in n, the 3-card family from the "
-        "case-splitting engine, Billingham's game tree.", "",
+        "## A closed form for every n", "",
+        "The corrected parametric decision list (`cheatsheet.tex`, `pdl.json`; derivation in "
+        "`symgame/games/kuhn_pdl.py`) has exact exploitability 0 for both players at every n = "
+        f"{checks[0].cards}..{checks[-1].cards} (`closed_form_check.csv`), proved by exact best responses against "
+        "the value formula", "",
+        "    v(n) = " + "; ".join(f"{expr} if n = {r} mod {kuhn_pdl.value_formula().modulus}"
+                                 for r, expr in kuhn_pdl.value_formula().cases()), "",
+        f"induced from the list's certified values at n = {kuhn_pdl.INDUCTION_DECKS.start}.."
+        f"{kuhn_pdl.INDUCTION_DECKS.stop - 1}; it equals the LP-certified value above for every n in `values.csv`: "
+        + ("yes" if all(kuhn_pdl.value_formula()(r.solution.cards) == r.solution.value for r in rows) else "NO") + ".",
+        "", "Not yet derived (open in the issue): the 3-card family from the case-splitting engine, Billingham's "
+        "game tree.", "",
     ]
     return "\n".join(lines)
 
 
-def write_kuhn_outputs(directory: Path, decks: Sequence[int] = DEFAULT_DECKS) -> list[Path]:
+# ---------------------------------------------------------------------------
+# the corrected closed form
+# ---------------------------------------------------------------------------
+def closed_form_checks(decks: Sequence[int] = CLOSED_FORM_DECKS) -> list[kuhn_pdl.ClosedFormCheck]:
+    """The corrected list against the induced value formula at every n (0 exploitability = both proved)."""
+    return [kuhn_pdl.check_corrected(n) for n in decks]
+
+
+def closed_form_csv(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+    lines = ["cards,value,exploitability_A,exploitability_B"]
+    lines += [f"{c.cards},{c.value},{c.exploitability_a},{c.exploitability_b}" for c in checks]
+    return "\n".join(lines) + "\n"
+
+
+def _rule_text(field: str, side: str) -> str:
+    relation = "\\le" if side == "lower" else "\\ge"
+    return f"$x {relation} {sp.latex(sp.together(kuhn_pdl.THRESHOLDS[field]))}$"
+
+
+def pdl_json(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+    formula = kuhn_pdl.value_formula()
+    data = {
+        "game": "n-card Kuhn poker (ante 1, bet 1; cards 1..n, 1 lowest)",
+        "k": "ceil((n-1)/6)",
+        "reading": {"lower": "always with cards <= floor(t); card ceil(t) with probability t - floor(t)",
+                    "upper": "always with cards >= ceil(t); card floor(t) with probability ceil(t) - t"},
+        "rules": [{"player": p, "situation": situation, "action": action, "side": side,
+                   "threshold": str(sp.together(kuhn_pdl.THRESHOLDS[field])), "field": field}
+                  for p, situation, action, field, side in RULE_ROWS],
+        "value": {"modulus": formula.modulus,
+                  "cases": {str(r): str(expr) for r, expr in formula.cases()},
+                  "induced_from": f"certified values of the list at n = {kuhn_pdl.INDUCTION_DECKS.start}.."
+                                  f"{kuhn_pdl.INDUCTION_DECKS.stop - 1}"},
+        "verified": {"cards": [checks[0].cards, checks[-1].cards],
+                     "all_unexploitable": all(c.exploitability_a == 0 == c.exploitability_b for c in checks)},
+    }
+    return dumps(data)
+
+
+def cheatsheet_tex(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+    formula = kuhn_pdl.value_formula()
+    rules = [{"player": p, "situation": escape(f"{situation}: {action}"), "rule": _rule_text(field, side)}
+             for p, situation, action, field, side in RULE_ROWS]
+    relations = {"lower": "$\\le$", "upper": "$\\ge$"}
+    headers = [f"{p} {action} {relations[side]}" for p, _, action, _, side in RULE_ROWS]
+    examples = []
+    for n in EXAMPLE_DECKS:
+        pdl = kuhn_pdl.corrected_pdl(n)
+        examples.append({"n": n, "thresholds": [sp.latex(sp.Rational(getattr(pdl, f).numerator, getattr(pdl, f).denominator))
+                                                for *_, f, _ in RULE_ROWS],
+                         "value": sp.latex(sp.Rational(formula(n).numerator, formula(n).denominator))})
+    family = ("For odd $n$ A may also bluff with any mass $\\beta \\in [(n-6+2k)/12, (n+2k)/12]$ (value bets $3\\beta$, "
+              "calling mass $\\beta + 2(n-k)/3$ counted from the top); for $n \\equiv 1 \\pmod 6$ the calling mass may "
+              "move further (a two-parameter family); at $n = 3$ this is Kuhn's family $\\beta\\in[0,1/3]$. For even $n$ "
+              "the list is A's only optimal list of this threshold form. Optimal strategies outside the form exist too.")
+    verified = (f"exact best responses on both sides equal the value formula for every n = {checks[0].cards}.."
+                f"{checks[-1].cards} (outputs/kuhn/closed_form_check.csv); summary.md compares the formula with the "
+                "certified sequence-form LP values in values.csv.")
+    return render("kuhn_cheatsheet.tex.j2", source=escape(SOURCE), rules=rules, value=formula.latex(),
+                  columns=len(RULE_ROWS), headers=headers, examples=examples, family=family,
+                  verification=escape(verified))
+
+
+def corrected_errata(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+    """The errata section on the corrected list: what changes, rule by rule."""
+    lines = ["", "## The corrected list", "",
+             "symgame's list (`cheatsheet.tex`, `pdl.json`) is an exact equilibrium for every n = "
+             f"{checks[0].cards}..{checks[-1].cards} (`closed_form_check.csv`). Rule by rule, with k = ceil((n-1)/6):", "",
+             "| player | rule | printed threshold | corrected threshold |", "|---|---|---|---|"]
+    for p, situation, action, field, side in RULE_ROWS:
+        relation = "<=" if side == "lower" else ">="
+        lines.append(f"| {p} | {situation}: {action} with x {relation} t | {PRINTED_THRESHOLDS[field]} | "
+                     f"{sp.together(kuhn_pdl.THRESHOLDS[field])} |")
+    lines += ["",
+              "- B's rule after a check (bluff (n-1)/6, value (n+3)/2) is right as printed.",
+              "- The printed *A* calling threshold (n+5)/3 is B's correct calling threshold; A calls with "
+              "x >= (n+5+2k)/4 instead.",
+              "- A's bluffing and value-betting masses keep the printed 1:3 ratio, but the bluffing mass is "
+              "(n-3+2k)/12, not (n-1)/9; for odd n A has a one-parameter family of optimal bluffing masses "
+              "(see the cheat sheet), for even n it is unique within the threshold form.",
+              "", ""]
+    lines += _printed_a_side_lines(rows)
+    return "\n".join(lines)
+
+
+def _printed_a_side_lines(rows: Sequence[DeckReport]) -> list[str]:
+    """Which deck sizes admit the printed bluffing mass (n-1)/9 in A's family."""
+    decks = [r.solution.cards for r in rows]
+
+    def inside(n: int) -> bool:
+        family = kuhn_pdl.threshold_family(n)
+        return family.beta_low <= Fraction(n - 1, 9) <= family.beta_high
+
+    counts = {parity: (sum(inside(n) for n in decks if n % 2 == parity), sum(1 for n in decks if n % 2 == parity))
+              for parity in (1, 0)}
+    return [f"The printed bluffing mass (n-1)/9 lies in A's optimal threshold family (with A's calling threshold "
+            f"moved to match) for {counts[1][0]} of the {counts[1][1]} odd and {counts[0][0]} of the {counts[0][1]} "
+            f"even deck sizes n = {decks[0]}..{decks[-1]}.", ""]
+
+
+def write_kuhn_outputs(directory: Path, decks: Sequence[int] = DEFAULT_DECKS,
+                       closed_form_decks: Sequence[int] = CLOSED_FORM_DECKS, pdf: bool = True) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     rows = reports(decks)
+    checks = closed_form_checks(closed_form_decks)
     files = {"values.csv": values_csv(rows), "ganzfried_check.csv": check_csv(rows),
-             "errata.md": errata_markdown(rows), "summary.md": summary_markdown(rows)}
+             "closed_form_check.csv": closed_form_csv(checks), "pdl.json": pdl_json(checks),
+             "cheatsheet.tex": cheatsheet_tex(checks),
+             "errata.md": errata_markdown(rows) + corrected_errata(rows, checks),
+             "summary.md": summary_markdown(rows, checks)}
     files.update({f"kuhn_{n}.efg": write_efg(build_game(n)) for n in EFG_DECKS})
     paths = []
     for name, text in files.items():
         (directory / name).write_text(text, encoding="utf-8")
         paths.append(directory / name)
+    if pdf:
+        compile_pdf(directory / "cheatsheet.tex")
     return paths

@@ -30,6 +30,11 @@ def escape(text: str) -> str:
     return "".join(_SPECIALS.get(ch, ch) for ch in text)
 
 
+def render(template: str, **context) -> str:
+    """Render one of the package's LaTeX templates (``((* *))`` blocks, ``<< >>`` variables)."""
+    return _ENV.get_template(template).render(version=__version__, **context)
+
+
 def rule_lines(pdl: PDL, rule) -> list[str]:
     lines = []
     for player, strategy in zip(pdl.players, rule.profile.strategies):

@@ -1,7 +1,8 @@
 """Billingham's simplified three-player Kuhn poker (../shared/seeds/002).
 
-The expected profits are computed from the rules (section 2), deal by deal
-and action by action, not copied from the paper: four cards A > K > Q > J,
+The expected profits are compiled from the game tree of the rules (section 2;
+:func:`build_tree`, :func:`symgame.model.behaviour_poly.compile_payoffs`),
+not copied from the paper: four cards A > K > Q > J,
 one to each of three players, pot ``P >= 2``, bets of 1; J must
 check/fold; K never bets; after a bet and a call the last player calls only
 with A; Player 3 always bets A when checked to (``a3 = 1``).  Frequencies:
@@ -13,9 +14,12 @@ Profits are measured net of each player's share ``P/3`` of the pot.
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import sympy as sp
 
+from ..model.behaviour_poly import compile_payoffs
+from ..model.extensive import Chance, Decision, ExtensiveGame, Node, Outcome
 from ..model.parameters import parameter_symbol, parse_domain
 from ..model.polygame import PolynomialGame, PolyPlayer
 from ..verify.printed import PrintedSolution, PrintedStatement
@@ -28,69 +32,85 @@ def _v(name: str) -> sp.Symbol:
     return parameter_symbol(name)
 
 
-def _bet(player: int, card: str, a3: sp.Expr = sp.Integer(1)) -> sp.Expr:
-    if card == "A":
-        return a3 if player == 3 else _v(f"a{player}")
-    return _v(f"b{player}") if card == "Q" else sp.Integer(0)
+CARD_NAMES = ("A", "K", "Q", "J")
 
 
-def _call(player: int, card: str, first: bool, called: bool) -> sp.Expr:
-    if card == "A":
-        return sp.Integer(1)
-    if card == "K" and not called:
-        return _v(f"c{player}") if first else _v(f"d{player}")
-    return sp.Integer(0)
+def _leaf(cards: dict, live: list, stakes: dict, P: sp.Expr) -> Outcome:
+    """Showdown among ``live`` (or the last player left): the winner takes the pot and every bet.
 
-
-def _showdown(cards: dict, live: list, stakes: dict, P: sp.Expr) -> dict:
+    Payoffs are net of each player's share ``P/3`` of the pot.
+    """
     winner = max(live, key=lambda i: RANK[cards[i]])
-    pay = {i: -stakes[i] - P / 3 for i in (1, 2, 3)}
-    pay[winner] += P + sum(stakes.values())
-    return pay
+    pay = [-stakes[i] - P / 3 for i in (1, 2, 3)]
+    pay[winner - 1] += P + sum(stakes.values())
+    return Outcome(tuple(pay))
 
 
-def _after_bet(cards: dict, bettor: int, P: sp.Expr) -> dict:
+def _respond(cards: dict, bettor: int, P: sp.Expr) -> Decision:
+    """After ``bettor`` bets, the next two players call or fold in turn (section 2).
+
+    Forced by the rules and the paper's dominance remarks: A always calls;
+    Q and J fold; after a bet and a call the last player calls only with A.
+    K chooses: ``c_i`` as the first to respond, ``d_i`` after a fold.
+    """
     first, second = bettor % 3 + 1, (bettor + 1) % 3 + 1
-    out = {i: sp.Integer(0) for i in (1, 2, 3)}
-    q1 = _call(first, cards[first], True, False)
-    for call1 in (True, False):
-        q2 = _call(second, cards[second], False, call1)
-        for call2 in (True, False):
-            prob = (q1 if call1 else 1 - q1) * (q2 if call2 else 1 - q2)
-            stakes = {i: 0 for i in (1, 2, 3)}
-            stakes[bettor] = 1
-            live = [bettor]
-            for player, called in ((first, call1), (second, call2)):
-                if called:
-                    stakes[player] = 1
-                    live.append(player)
-            pay = _showdown(cards, live, stakes, P)
-            for i in out:
-                out[i] += prob * pay[i]
-    return out
+
+    def second_move(first_called: bool) -> Decision:
+        situation = "bet-call" if first_called else "bet-fold"
+        card = cards[second]
+        if card == "A":
+            choices = ("call",)
+        else:
+            choices = ("call", "fold") if card == "K" and not first_called else ("fold",)
+        options = []
+        for choice in choices:
+            live = [bettor] + ([first] if first_called else []) + ([second] if choice == "call" else [])
+            stakes = {i: int(i in live) for i in (1, 2, 3)}
+            options.append((choice, _leaf(cards, live, stakes, P)))
+        return Decision(second - 1, f"P{second}:{card}:{situation}", tuple(options))
+
+    card = cards[first]
+    choices = {"A": ("call",), "K": ("call", "fold")}.get(card, ("fold",))
+    options = tuple((choice, second_move(choice == "call")) for choice in choices)
+    return Decision(first - 1, f"P{first}:{card}:facing-bet", options)
+
+
+def _opening(cards: dict, actor: int, P: sp.Expr) -> Node:
+    """Player ``actor`` checks or bets after everyone before checked; K and J must check."""
+    if actor == 4:
+        return _leaf(cards, [1, 2, 3], {1: 0, 2: 0, 3: 0}, P)
+    card = cards[actor]
+    check = _opening(cards, actor + 1, P)
+    if card in ("K", "J"):
+        return Decision(actor - 1, f"P{actor}:{card}:open", (("check", check),))
+    return Decision(actor - 1, f"P{actor}:{card}:open", (("bet", _respond(cards, actor, P)), ("check", check)))
+
+
+def build_tree() -> ExtensiveGame:
+    """The game tree of section 2: 24 equally likely deals, then the betting."""
+    P = _v("P")
+    deals = tuple((Fraction(1, 24), _opening(dict(zip((1, 2, 3), deal)), 1, P))
+                  for deal in itertools.permutations(CARD_NAMES, 3))
+    return ExtensiveGame("billingham", ("1", "2", "3"), Chance(deals),
+                         description="Billingham's simplified three-player Kuhn poker, pot P, bets of 1")
+
+
+#: Billingham's names for the frequencies: the first action of each information set.
+FREQUENCY_NAMES = {
+    **{f"P{i}:A:open": f"a{i}" for i in (1, 2, 3)}, **{f"P{i}:Q:open": f"b{i}" for i in (1, 2, 3)},
+    **{f"P{i}:K:facing-bet": f"c{i}" for i in (1, 2, 3)}, **{f"P{i}:K:bet-fold": f"d{i}" for i in (1, 2, 3)},
+}
 
 
 def profits_from_rules(a3: sp.Expr = sp.Integer(1)) -> dict[int, sp.Expr]:
-    """``E_1, E_2, E_3`` by enumerating the 24 deals and the betting tree.
+    """``E_1, E_2, E_3`` compiled from the game tree (:func:`build_tree`).
 
     ``a3`` is Player 3's frequency of betting an A when checked to (the
     paper fixes it to 1; pass a symbol to keep it).
     """
-    P = _v("P")
-    total = {i: sp.Integer(0) for i in (1, 2, 3)}
-    for deal in itertools.permutations("AKQJ", 3):
-        cards = dict(zip((1, 2, 3), deal))
-        reach = sp.Integer(1)
-        for actor in (1, 2, 3):
-            q = _bet(actor, cards[actor], a3)
-            sub = _after_bet(cards, actor, P)
-            for i in total:
-                total[i] += reach * q * sub[i]
-            reach *= 1 - q
-        pay = _showdown(cards, [1, 2, 3], {1: 0, 2: 0, 3: 0}, P)
-        for i in total:
-            total[i] += reach * pay[i]
-    return {i: sp.expand(total[i] / 24) for i in total}
+    names = {k: v for k, v in FREQUENCY_NAMES.items() if k != "P3:A:open"}
+    compiled = compile_payoffs(build_tree(), names, fixed={"P3:A:open": a3})
+    return {i: compiled.payoffs[i - 1] for i in (1, 2, 3)}
 
 
 def printed_profits() -> dict[int, sp.Expr]:

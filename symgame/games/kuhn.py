@@ -99,18 +99,30 @@ def ganzfried_behaviour(cards: int, call_reading: str = "printed"
     not an integer'.
     """
     n = cards
+    call_b = Fraction(n - 1, 3) if call_reading == "printed" else Fraction(2 * n + 1, 3)
+    return threshold_behaviours(n, Fraction(n - 1, 9), Fraction(2 * n + 4, 3), Fraction(n + 5, 3),
+                                call_b, Fraction(n - 1, 6), Fraction(n + 3, 2))
+
+
+def threshold_behaviours(cards: int, a_bluff: Fraction, a_value: Fraction, a_call: Fraction,
+                         b_call: Fraction, b_bluff: Fraction, b_value: Fraction) -> tuple[dict, dict]:
+    """Behaviour strategies of a list of six threshold rules (lower rule for bluffs, upper rules otherwise).
+
+    A bets with ``_lower_rule(x, a_bluff)`` or ``_upper_rule(x, a_value)`` and
+    calls after check-bet with ``_upper_rule(x, a_call)``; B calls with
+    ``_upper_rule(y, b_call)`` and bets after a check with
+    ``_lower_rule(y, b_bluff)`` or ``_upper_rule(y, b_value)``.
+    """
     a, b = {}, {}
-    for x in range(1, n + 1):
-        bet = max(_lower_rule(x, Fraction(n - 1, 9)), _upper_rule(x, Fraction(2 * n + 4, 3)))
+    for x in range(1, cards + 1):
+        bet = max(_lower_rule(x, a_bluff), _upper_rule(x, a_value))
+        call = _upper_rule(x, a_call)
         a[f"A:{x}:open"] = {"bet": bet, "check": 1 - bet}
-        call = _upper_rule(x, Fraction(n + 5, 3))
         a[f"A:{x}:check-bet"] = {"call": call, "fold": 1 - call}
-    for y in range(1, n + 1):
-        threshold = Fraction(n - 1, 3) if call_reading == "printed" else Fraction(2 * n + 1, 3)
-        call = _upper_rule(y, threshold)
-        b[f"B:{y}:bet"] = {"call": call, "fold": 1 - call}
-        bet = max(_lower_rule(y, Fraction(n - 1, 6)), _upper_rule(y, Fraction(n + 3, 2)))
-        b[f"B:{y}:check"] = {"bet": bet, "check": 1 - bet}
+        b_calls = _upper_rule(x, b_call)
+        b_bets = max(_lower_rule(x, b_bluff), _upper_rule(x, b_value))
+        b[f"B:{x}:bet"] = {"call": b_calls, "fold": 1 - b_calls}
+        b[f"B:{x}:check"] = {"bet": b_bets, "check": 1 - b_bets}
     return a, b
 
 

@@ -1,11 +1,19 @@
-"""Two-player zero-sum extensive-form games with exact chance probabilities.
+"""Extensive-form games with exact chance probabilities.
 
-The tree is made of :class:`Chance`, :class:`Decision` and :class:`Terminal`
-nodes.  Decision nodes name their information set; all nodes of one
-information set must offer the same actions (perfect recall is assumed and
-checked when the sequence form is built).  Payoffs are player 0's and are
-exact rationals (parametrized payoffs enter with the polynomial compilation
-of a later issue).
+The tree is made of :class:`Chance`, :class:`Decision` and leaves.  Decision
+nodes name their information set; all nodes of one information set must
+offer the same actions.  Two kinds of leaves:
+
+* :class:`Terminal` — player 0's exact payoff in a two-player zero-sum game
+  (the sequence form, the LP and Gambit ``.efg`` files use these);
+* :class:`Outcome` — one payoff per player, any number of players, payoffs
+  and chance probabilities may be expressions in parameters such as a pot
+  ``P`` (compiled to polynomials in behaviour probabilities by
+  :mod:`symgame.model.behaviour_poly`).
+
+Perfect recall is assumed and checked when the sequence form is built; the
+polynomial compilation does not need it (an information set may merge
+histories, as Billingham's frequencies do).
 """
 from __future__ import annotations
 
@@ -13,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-Node = Union["Chance", "Decision", "Terminal"]
+Node = Union["Chance", "Decision", "Terminal", "Outcome"]
 
 
 @dataclass(frozen=True)
@@ -24,8 +32,15 @@ class Terminal:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """A leaf with one payoff per player (exact numbers or sympy expressions in parameters)."""
+
+    payoffs: tuple
+
+
+@dataclass(frozen=True)
 class Decision:
-    """A move of ``player`` (0 or 1) at information set ``infoset``."""
+    """A move of ``player`` (0, 1, ...) at information set ``infoset``."""
 
     player: int
     infoset: str
@@ -34,16 +49,16 @@ class Decision:
 
 @dataclass(frozen=True)
 class Chance:
-    """A chance move; probabilities are exact and sum to 1."""
+    """A chance move; probabilities are exact (or expressions) and sum to 1."""
 
     outcomes: tuple[tuple[Fraction, Node], ...]
 
 
 @dataclass(frozen=True)
 class ExtensiveGame:
-    """A two-player zero-sum game tree."""
+    """A game tree (two-player zero-sum when its leaves are :class:`Terminal`)."""
 
     name: str
-    players: tuple[str, str]
+    players: tuple[str, ...]
     root: Node
     description: str = ""
