@@ -13,7 +13,6 @@ Run: python3 benchmarks/bench_guts.py
 import time
 
 import nashpy
-import numpy as np
 
 from symgame.games import guts
 from symgame.numeric.recursive import RecursiveGame, forced_value

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linprog
-from scipy.sparse import coo_matrix, hstack
+from scipy.sparse import coo_matrix, hstack, vstack
 
 from ..model.sequence_form import PlayerSequences, SequenceForm
 
@@ -67,3 +67,30 @@ def solve_sequence_form(form: SequenceForm) -> SequenceSolution:
     if abs(value + neg_value) > 1e-7 * max(1.0, abs(value)):
         raise RuntimeError(f"sequence-form LPs disagree: {value} vs {-neg_value}")
     return SequenceSolution(value, (x, y))
+
+
+def optimal_face_point(form: SequenceForm, player: int, direction: np.ndarray, value: float,
+                       slack: float = 1e-9) -> np.ndarray:
+    """A vertex of ``player``'s set of optimal realization plans: the one that maximises ``direction · x``.
+
+    Optimal plans guarantee ``value`` (player 0's) against every reply; the
+    LP keeps that guarantee (within ``slack``) and pushes in ``direction``,
+    so random directions visit the vertices of the optimal face.
+    """
+    a = payoff_matrix(form) if player == 0 else -payoff_matrix(form).T.tocsr()
+    guaranteed = value if player == 0 else -value
+    own_e = constraint_matrix(form.players[player])
+    other_f = constraint_matrix(form.players[1 - player])
+    n_own, m_other = a.shape[0], other_f.shape[0]
+    cost = np.concatenate([-np.asarray(direction, dtype=float), np.zeros(m_other)])
+    guarantee_row = coo_matrix(([-1.0], ([0], [n_own])), shape=(1, n_own + m_other))
+    a_ub = vstack([hstack([-a.T, other_f.T]), guarantee_row]).tocsr()
+    b_ub = np.concatenate([np.zeros(a.shape[1]), [-(guaranteed - slack)]])
+    a_eq = hstack([own_e, coo_matrix((own_e.shape[0], m_other))]).tocsr()
+    b_eq = np.zeros(own_e.shape[0])
+    b_eq[0] = 1.0
+    bounds = [(0, None)] * n_own + [(None, None)] * m_other
+    res = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    if not res.success:
+        raise RuntimeError(f"HiGHS failed on the optimal-face LP: {res.message}")
+    return res.x[:n_own]
