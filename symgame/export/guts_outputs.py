@@ -15,6 +15,7 @@ import sympy as sp
 from .. import __version__
 from ..games import guts
 from ..numeric.recursive import RecursiveGame, forced_value
+from .jacob2_outputs import jacob2_markdown
 
 # Table 1 of ../shared/seeds/001 (N, opponent value, player 1, bloc, pseudo-bloc), for comparison only
 PAPER_TABLE1 = {
@@ -536,7 +537,7 @@ def formulas_tex() -> str:
     return "\n".join(lines) + "\n"
 
 
-TEXT_FILES = ("table1.csv", "table1.tex", "extension.csv", "mesh_study.csv", "summary.md", "errata.md",
+TEXT_FILES = ("table1.csv", "table1.tex", "extension.csv", "mesh_study.csv", "summary.md", "errata.md", "jacob2.md",
               "formulas.tex")
 
 
@@ -556,6 +557,7 @@ def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPON
              "mesh_study.csv": mesh_csv(points), "summary.md": summary,
              "errata.md": errata_markdown(fit, rows) + restriction_erratum(checks)
              + ("\n## Appendix D\n\n" + "\n".join(odd_errata) + "\n" if odd_errata else ""), "formulas.tex": formulas_tex()}
+    texts["jacob2.md"] = jacob2_markdown()
     paths = []
     for name in TEXT_FILES:
         (directory / name).write_text(texts[name], encoding="utf-8")
