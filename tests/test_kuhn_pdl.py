@@ -155,8 +155,12 @@ def test_cli_large_deck_and_limits(capsys):
 
 
 def test_closed_form_outputs_are_fresh():
+    from symgame.games import kuhn_proof
+
     checks = kuhn_outputs.closed_form_checks()
+    proofs = kuhn_proof.prove_all_residues()
     assert all(c.exploitability_a == 0 == c.exploitability_b for c in checks)
     assert (OUT / "closed_form_check.csv").read_text() == kuhn_outputs.closed_form_csv(checks)
-    assert (OUT / "pdl.json").read_text() == kuhn_outputs.pdl_json(checks)
-    assert (OUT / "cheatsheet.tex").read_text() == kuhn_outputs.cheatsheet_tex(checks)
+    assert (OUT / "pdl.json").read_text() == kuhn_outputs.pdl_json(checks, proofs)
+    assert (OUT / "cheatsheet.tex").read_text() == kuhn_outputs.cheatsheet_tex(checks, proofs)
+    assert "proved for every n >= 3" in (OUT / "pdl.json").read_text()

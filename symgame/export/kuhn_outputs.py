@@ -9,7 +9,7 @@ from typing import Sequence
 import sympy as sp
 
 from ..engine.atlas import process_map
-from ..games import kuhn_pdl
+from ..games import kuhn_pdl, kuhn_proof
 from ..games.kuhn_family import FamilyReport, derive_three_card_family
 from ..games.kuhn import SOURCE, DeckReport, build_game, deck_report
 from ..model.efg import write_efg
@@ -95,7 +95,8 @@ def errata_markdown(rows: Sequence[DeckReport]) -> str:
     return "\n".join(lines)
 
 
-def summary_markdown(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+def summary_markdown(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.ClosedFormCheck],
+                     proofs: Sequence[kuhn_proof.ResidueProof]) -> str:
     known = {r.solution.cards: str(r.solution.value) for r in rows}
     known_text = ", ".join(f"n = {n}: {v} ({'ok' if known.get(n) == v else 'MISMATCH'})"
                            for n, v in KNOWN_VALUES.items())
@@ -119,6 +120,7 @@ def summary_markdown(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.Close
         f"induced from the list's certified values at n = {kuhn_pdl.INDUCTION_DECKS.start}.."
         f"{kuhn_pdl.INDUCTION_DECKS.stop - 1}; it equals the LP-certified value above for every n in `values.csv`: "
         + ("yes" if all(kuhn_pdl.value_formula()(r.solution.cards) == r.solution.value for r in rows) else "NO") + ".",
+        "", "The list and the formula are " + proof_text(proofs, checks),
         "", "The whole equilibrium set of the 3-card game, from the case-splitting engine on the compiled tree: "
         "`three_card_family.md`. Billingham's three-player game is built as a tree too; its compiled profits equal "
         "the paper's equations (1)-(3) identically (`symgame/games/billingham.py`, `build_tree`).", "",
@@ -145,7 +147,20 @@ def _rule_text(field: str, side: str) -> str:
     return f"$x {relation} {sp.latex(sp.together(kuhn_pdl.THRESHOLDS[field]))}$"
 
 
-def pdl_json(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+def proof_text(proofs: Sequence[kuhn_proof.ResidueProof], checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+    """One sentence: what the symbolic proof and the exact check together cover."""
+    q0 = proofs[0].q0
+    start = kuhn_proof.smallest_covered(q0 + 1)
+    exact_top = checks[-1].cards
+    everything = all(p.proved for p in proofs) and start <= exact_top + 1 and \
+        all(c.exploitability_a == 0 == c.exploitability_b for c in checks)
+    if not everything:
+        return "the symbolic proof did not go through for every residue; only the exact check stands."
+    return (f"proved for every n >= 3: symbolically for every n >= {start} (n = 36q + r, each of the 36 residues, "
+            f"`symgame/games/kuhn_proof.py`) and by the exact check for n = {checks[0].cards}..{exact_top}.")
+
+
+def pdl_json(checks: Sequence[kuhn_pdl.ClosedFormCheck], proofs: Sequence[kuhn_proof.ResidueProof]) -> str:
     formula = kuhn_pdl.value_formula()
     data = {
         "game": "n-card Kuhn poker (ante 1, bet 1; cards 1..n, 1 lowest)",
@@ -160,12 +175,13 @@ def pdl_json(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
                   "induced_from": f"certified values of the list at n = {kuhn_pdl.INDUCTION_DECKS.start}.."
                                   f"{kuhn_pdl.INDUCTION_DECKS.stop - 1}"},
         "verified": {"cards": [checks[0].cards, checks[-1].cards],
-                     "all_unexploitable": all(c.exploitability_a == 0 == c.exploitability_b for c in checks)},
+                     "all_unexploitable": all(c.exploitability_a == 0 == c.exploitability_b for c in checks),
+                     "proof": proof_text(proofs, checks)},
     }
     return dumps(data)
 
 
-def cheatsheet_tex(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+def cheatsheet_tex(checks: Sequence[kuhn_pdl.ClosedFormCheck], proofs: Sequence[kuhn_proof.ResidueProof]) -> str:
     formula = kuhn_pdl.value_formula()
     rules = [{"player": p, "situation": escape(f"{situation}: {action}"), "rule": _rule_text(field, side)}
              for p, situation, action, field, side in RULE_ROWS]
@@ -182,18 +198,19 @@ def cheatsheet_tex(checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
               "move further (a two-parameter family); at $n = 3$ this is Kuhn's family $\\beta\\in[0,1/3]$. For even $n$ "
               "the list is A's only optimal list of this threshold form. Optimal strategies outside the form exist too.")
     verified = (f"exact best responses on both sides equal the value formula for every n = {checks[0].cards}.."
-                f"{checks[-1].cards} (outputs/kuhn/closed_form_check.csv); summary.md compares the formula with the "
-                "certified sequence-form LP values in values.csv.")
+                f"{checks[-1].cards} (outputs/kuhn/closed_form_check.csv); " + proof_text(proofs, checks)
+                + " summary.md compares the formula with the certified sequence-form LP values in values.csv.")
     return render("kuhn_cheatsheet.tex.j2", source=escape(SOURCE), rules=rules, value=formula.latex(),
                   columns=len(RULE_ROWS), headers=headers, examples=examples, family=family,
                   verification=escape(verified))
 
 
-def corrected_errata(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.ClosedFormCheck]) -> str:
+def corrected_errata(rows: Sequence[DeckReport], checks: Sequence[kuhn_pdl.ClosedFormCheck],
+                     proofs: Sequence[kuhn_proof.ResidueProof]) -> str:
     """The errata section on the corrected list: what changes, rule by rule."""
     lines = ["", "## The corrected list", "",
-             "symgame's list (`cheatsheet.tex`, `pdl.json`) is an exact equilibrium for every n = "
-             f"{checks[0].cards}..{checks[-1].cards} (`closed_form_check.csv`). Rule by rule, with k = ceil((n-1)/6):", "",
+             "symgame's list (`cheatsheet.tex`, `pdl.json`) is an exact equilibrium: " + proof_text(proofs, checks),
+             "Rule by rule, with k = ceil((n-1)/6):", "",
              "| player | rule | printed threshold | corrected threshold |", "|---|---|---|---|"]
     for p, situation, action, field, side in RULE_ROWS:
         relation = "<=" if side == "lower" else ">="
@@ -283,12 +300,13 @@ def write_kuhn_outputs(directory: Path, decks: Sequence[int] = DEFAULT_DECKS,
     directory.mkdir(parents=True, exist_ok=True)
     rows = reports(decks)
     checks = closed_form_checks(closed_form_decks)
+    proofs = kuhn_proof.prove_all_residues()
     family = family or derive_three_card_family(process_map)
     files = {"values.csv": values_csv(rows), "ganzfried_check.csv": check_csv(rows),
-             "closed_form_check.csv": closed_form_csv(checks), "pdl.json": pdl_json(checks),
-             "cheatsheet.tex": cheatsheet_tex(checks),
-             "errata.md": errata_markdown(rows) + corrected_errata(rows, checks),
-             "summary.md": summary_markdown(rows, checks),
+             "closed_form_check.csv": closed_form_csv(checks), "pdl.json": pdl_json(checks, proofs),
+             "cheatsheet.tex": cheatsheet_tex(checks, proofs),
+             "errata.md": errata_markdown(rows) + corrected_errata(rows, checks, proofs),
+             "summary.md": summary_markdown(rows, checks, proofs),
              "three_card_family.json": three_card_json(family), "three_card_family.md": three_card_markdown(family)}
     files.update({f"kuhn_{n}.efg": write_efg(build_game(n)) for n in EFG_DECKS})
     paths = []

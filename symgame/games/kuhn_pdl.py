@@ -38,7 +38,8 @@ list takes its midpoint, so one formula serves every n.  B's thresholds
 make A's middle cards indifferent in the same way (B bluffs with (n-1)/6
 cards against (n-1)/2 value bets, so A's middle cards call 3·(n-1)/6 =
 (n-1)/2).  None of this is trusted: :func:`exact_bounds` proves the list
-optimal for a given n by exact best responses on both sides.
+optimal for a given n by exact best responses on both sides, and
+:mod:`symgame.games.kuhn_proof` proves it for every n with n symbolic.
 
 Families: within the threshold form A's optimal lists are, for odd n, all
 ``beta`` in ``[(n-6+2k)/12, (n+2k)/12]`` with ``gamma - beta = 2(n-k)/3`` (and
