@@ -291,19 +291,18 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
         print(f"symgame guts: need 1 <= --opponents <= {MAX_GUTS_OPPONENTS} and 2 <= --mesh <= {MAX_GUTS_MESH} "
               f"(got {args.opponents}, {args.mesh})", file=sys.stderr)
         return EXIT_INPUT
-    if args.pseudo_bloc and args.mesh > 201:
-        print(f"symgame guts: the pseudo-bloc game on {args.mesh} mesh points has {args.mesh ** 2} coalition "
-              "strategies and is built densely; use --mesh 201 or less", file=sys.stderr)
-        return EXIT_INPUT
+    lazy = args.pseudo_bloc and args.opponents > 1 and args.mesh > guts.DENSE_PSEUDO_BLOC_MESH
     try:
-        r = guts.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc)
+        r = (guts.solve_fine_pseudo_bloc(args.opponents, args.mesh, args.weenie) if lazy else
+             guts.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc))
     except ValueError as exc:
         print(f"symgame guts: {exc}", file=sys.stderr)
         return EXIT_INPUT
     data = {
         "opponents": r.opponents, "mesh": r.mesh, "weenie": r.weenie, "pseudo_bloc": r.pseudo_bloc,
         "player1_value": r.player1_value, "coalition_holds_player1_to": r.coalition_side_value,
-        "player1_certified_bounds": [str(r.certified_lower.bound), str(r.certified_upper.bound)],
+        "player1_certified_bounds": ([str(r.certified_lower.bound), str(r.certified_upper.bound)]
+                                     if r.certified_lower is not None else None),
         "player1_strategy": {f"{p:.6g}": w for p, w in sorted(r.player1_strategy.items())},
         "coalition_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.coalition_strategy],
         "newton_steps": r.newton_steps,
@@ -311,9 +310,11 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(dumps(data))
     else:
+        bounds = (f"certified in [{float(r.certified_lower.bound):.10f}, {float(r.certified_upper.bound):.10f}]"
+                  if r.certified_lower is not None else
+                  f"coalition side {r.coalition_side_value:.10f}; lazily priced, not certified")
         print(f"1 v {r.opponents} continuous Guts{' (Weenie rule)' if r.weenie else ''}, mesh {r.mesh}: "
-              f"player 1 forces {r.player1_value:.6f} (certified in [{float(r.certified_lower.bound):.10f}, "
-              f"{float(r.certified_upper.bound):.10f}])")
+              f"player 1 forces {r.player1_value:.6f} ({bounds})")
         print("  player 1: " + ", ".join(f"{p:.3f} w.p. {w:.3f}" for p, w in sorted(r.player1_strategy.items())))
         for c, w in r.coalition_strategy:
             print(f"  coalition w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))

@@ -148,7 +148,7 @@ def test_too_large_full_game_is_refused(capsys):
 def test_committed_guts_outputs_are_fresh(tmp_path):
     from symgame.export.guts_outputs import TEXT_FILES, write_guts_outputs
 
-    write_guts_outputs(tmp_path, pdf=False)
+    write_guts_outputs(tmp_path, pdf=False, fine=False)
     for name in TEXT_FILES:
         committed = ROOT / "outputs" / "guts" / name
         assert committed.exists(), f"{committed} missing: run `symgame derive guts`"
@@ -244,3 +244,16 @@ def test_theorem_1_3_rate_bounds_the_iterates():
         gap = float(low.bound) - V
         assert gap <= float(geometric_rate(low, n)) + 1e-12       # (v* - V_n) <= (1 - eps)^n (v* - v_*)
     assert float(low.bound) - iterates[3] == pytest.approx(float(geometric_rate(low, 3)))   # sharp here
+
+
+def test_lazy_pricing_equals_the_dense_game_and_the_fine_mesh_row_is_fresh():
+    from symgame.export.guts_outputs import fine_row
+    from symgame.numeric.recursive import RecursiveGame, forced_value
+
+    game = guts.pseudo_bloc_game(3, 61)
+    dense = forced_value(RecursiveGame(game.A, game.B), 1.0, "row").value
+    lazy = guts.solve_fine_pseudo_bloc(3, 61)
+    assert abs(lazy.player1_value - dense) < 1e-9 and abs(lazy.coalition_side_value - dense) < 1e-8
+    committed = (ROOT / "outputs" / "guts" / "table1_m1001.csv").read_text().splitlines()
+    assert committed[1] == fine_row(guts.solve_fine_pseudo_bloc(2, 1001))
+    assert len(committed) == 15 and "continuum estimate" in (ROOT / "outputs" / "guts" / "continuum.md").read_text()

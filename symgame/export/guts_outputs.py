@@ -85,6 +85,76 @@ def mesh_study(cases: tuple = MESH_STUDY) -> list[MeshPoint]:
     return out
 
 
+FINE_MESH = 1001
+FINE_OPPONENTS = range(2, 16)
+
+
+def fine_results(opponents: Sequence[int] = FINE_OPPONENTS, mesh: int = FINE_MESH) -> list:
+    """Table 1's game on the 1001-point mesh, lazily priced (about 25 s per N on 2 cores)."""
+    return [guts.solve_fine_pseudo_bloc(n, mesh) for n in opponents]
+
+
+def fine_row(r) -> str:
+    top = r.coalition_strategy[:2]
+    coalition = " ".join(f"{'/'.join(f'{t:.3f}' for t in sorted(set(c)))}:{w:.3f}" for c, w in top)
+    player1 = " ".join(f"{p:.3f}:{w:.3f}" for p, w in sorted(r.player1_strategy.items()))
+    return (f"{r.opponents},{r.mesh},{-r.player1_value + 0.0:.6f},{-r.coalition_side_value + 0.0:.6f},"
+            f"{player1},{coalition}")
+
+
+def fine_csv(results: Sequence) -> str:
+    lines = ["N,mesh,coalition_value_from_player1_side,coalition_value_from_coalition_side,"
+             "player1_strategy,coalition_top_columns"]
+    return "\n".join(lines + [fine_row(r) for r in results]) + "\n"
+
+
+def _extrapolate(h: Sequence[float], v: Sequence[float]) -> tuple[float, float, float] | None:
+    """Fit v = v_inf + c h^p through three meshes (p by bisection); None if not monotone."""
+    d1, d2 = v[1] - v[0], v[2] - v[1]
+    if d1 == 0 or d2 == 0 or (d1 > 0) != (d2 > 0):
+        return None
+    target = d1 / d2
+
+    def ratio(p: float) -> float:
+        return (h[1] ** p - h[0] ** p) / (h[2] ** p - h[1] ** p)
+
+    lo, hi = 0.05, 6.0
+    if not (ratio(lo) - target) * (ratio(hi) - target) < 0:
+        return None
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if (ratio(lo) - target) * (ratio(mid) - target) <= 0:
+            hi = mid
+        else:
+            lo = mid
+    p = (lo + hi) / 2
+    c = d2 / (h[2] ** p - h[1] ** p)
+    v_inf = v[2] - c * h[2] ** p
+    return v_inf, abs(v_inf - v[2]), p
+
+
+def continuum_markdown(points: Sequence[MeshPoint], results: Sequence) -> str:
+    fine = {r.opponents: -r.player1_value + 0.0 for r in results}
+    lines = ["# Table 1 on the 1001-point mesh and a continuum estimate", "",
+             "`table1_m1001.csv`: the 1 v N pseudo-bloc game on the mesh 0, 1/1000, ..., 1 (10^6 coalition "
+             "columns per N, priced lazily on player 1's support rows; numeric fixed points from both sides, "
+             "not certified). Continuum estimate: v(h) = v_inf + c·h^p fitted through M = 201, 401, 1001 "
+             "(h = 1/(M-1)); the error estimate is the size of the extrapolation, |v_inf - v(1001)| — a "
+             "heuristic, not a bound.", "",
+             "| N | M = 101 | M = 201 | M = 401 | M = 1001 | order p | continuum estimate |", "|---|---|---|---|---|---|---|"]
+    for n in sorted({p.opponents for p in points}):
+        if n not in fine:
+            continue
+        values = {p.mesh: p.value for p in points if p.opponents == n}
+        v = [values[201], values[401], fine[n]]
+        fit = _extrapolate([1 / 200, 1 / 400, 1 / 1000], v)
+        estimate = "no monotone convergence" if fit is None else f"{fit[0]:.5f} ± {fit[1]:.1e}"
+        order = "" if fit is None else f"{fit[2]:.2f}"
+        lines.append(f"| {n} | {values[101]:.6f} | {values[201]:.6f} | {values[401]:.6f} | {fine[n]:.6f} | "
+                     f"{order} | {estimate} |")
+    return "\n".join(lines) + "\n"
+
+
 def mesh_csv(points: Sequence[MeshPoint]) -> str:
     lines = ["N,mesh,coalition_value,change_from_previous_mesh"]
     last: dict[int, float] = {}
@@ -541,7 +611,8 @@ TEXT_FILES = ("table1.csv", "table1.tex", "extension.csv", "mesh_study.csv", "su
               "formulas.tex")
 
 
-def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPONENTS, pdf: bool = True) -> list[Path]:
+def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPONENTS, pdf: bool = True,
+                       fine: bool = True) -> list[Path]:
     from .latex import compile_pdf
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -559,6 +630,11 @@ def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPON
              + ("\n## Appendix D\n\n" + "\n".join(odd_errata) + "\n" if odd_errata else ""), "formulas.tex": formulas_tex()}
     texts["jacob2.md"] = jacob2_markdown()
     paths = []
+    if fine:   # the 1001-point mesh (about 6 minutes); its test recomputes one row
+        results = fine_results()
+        for name, text in (("table1_m1001.csv", fine_csv(results)), ("continuum.md", continuum_markdown(points, results))):
+            (directory / name).write_text(text, encoding="utf-8")
+            paths.append(directory / name)
     for name in TEXT_FILES:
         (directory / name).write_text(texts[name], encoding="utf-8")
         paths.append(directory / name)

@@ -366,6 +366,84 @@ def _pseudo_bloc_matrices(opponents, mesh, weenie, s_idx, q_idx):
     return np.asarray(alpha_numeric(p1, groups, weenie)), np.asarray(beta_numeric(p1, groups, weenie))
 
 
+DENSE_PSEUDO_BLOC_MESH = 201
+
+
+class LazyPseudoBlocGame:
+    """The 1 v N pseudo-bloc recursive game with its M² columns priced lazily (no matrix is stored).
+
+    Duck-types :class:`symgame.numeric.recursive.RecursiveGame` for
+    :func:`~symgame.numeric.recursive.forced_value`: columns ``(s, q)`` are
+    numbered ``s·M + q``; ``columns`` builds the few columns column
+    generation keeps, ``row_mix`` prices every column against player 1's
+    strategy on its support rows only (a handful of the M rows), so a mesh
+    of M = 1001 (10^6 columns) needs a few 10^6-entry evaluations per
+    value-map step instead of a 10^9-entry matrix.
+    """
+
+    def __init__(self, opponents: int, mesh: int, weenie: bool = False, block: int = 200_000):
+        if opponents < 2:
+            raise ValueError("the lazy pseudo-bloc game needs N >= 2 (N = 1 has only M columns)")
+        self.opponents, self.mesh, self.weenie, self.block = opponents, mesh, weenie, block
+        self.grid = np.linspace(0.0, 1.0, mesh)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.mesh, self.mesh * self.mesh
+
+    def column_thresholds(self, j: int) -> tuple[int, ...]:
+        """Mesh indices of players 2..N+1 in column ``j``: ``(s, q, ..., q)``."""
+        s, q = divmod(int(j), self.mesh)
+        return (s,) + (q,) * (self.opponents - 1)
+
+    def _alpha_beta(self, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        s, q = np.divmod(np.asarray(cols), self.mesh)
+        p1 = self.grid[rows][:, None]
+        groups = [(self.grid[s][None, :], 1), (self.grid[q][None, :], self.opponents - 1)]
+        return np.asarray(alpha_numeric(p1, groups, self.weenie)), np.asarray(beta_numeric(p1, groups, self.weenie))
+
+    def initial_columns(self) -> list[int]:
+        """Bloc columns on a coarse sub-mesh: where column generation starts."""
+        return [k * self.mesh + k for k in range(0, self.mesh, max(1, self.mesh // 20))]
+
+    def columns(self, V: float, cols: np.ndarray) -> np.ndarray:
+        A, B = self._alpha_beta(np.arange(self.mesh), np.asarray(cols))
+        return A + B * V
+
+    def row_mix(self, V: float, x: np.ndarray) -> np.ndarray:
+        support = np.nonzero(x > 0)[0]
+        out = np.empty(self.shape[1])
+        for start in range(0, self.shape[1], self.block):
+            cols = np.arange(start, min(start + self.block, self.shape[1]))
+            A, B = self._alpha_beta(support, cols)
+            out[start:start + len(cols)] = x[support] @ (A + B * V)
+        return out
+
+    def stakes(self, x: np.ndarray, cols: np.ndarray, y: np.ndarray) -> float:
+        _, B = self._alpha_beta(np.arange(self.mesh), np.asarray(cols))
+        return float(x @ B @ y)
+
+    def value_map(self, V: float, warm=()):
+        from ..numeric.recursive import solve_by_columns
+
+        return solve_by_columns(self, V, warm=warm)
+
+
+def solve_fine_pseudo_bloc(opponents: int, mesh: int, weenie: bool = False) -> "CoalitionResult":
+    """Both fixed points of the pseudo-bloc game on a fine mesh, lazily priced (numeric, not certified)."""
+    from ..numeric.recursive import forced_value
+
+    game = LazyPseudoBlocGame(opponents, mesh, weenie)
+    low = forced_value(game, 1.0, "row")
+    high = forced_value(game, 1.0, "col")
+    step = mesh - 1
+    coalition = [(tuple(round(k / step, 12) for k in game.column_thresholds(j)), float(w))
+                 for j, w in zip(high.cols, high.col) if w > 1e-9]
+    return CoalitionResult(opponents, mesh, weenie, True, low.value, high.value,
+                           {round(k / step, 12): float(w) for k, w in enumerate(low.row) if w > 1e-9},
+                           sorted(coalition, key=lambda c: -c[1]), None, None, len(low.iterates) - 1)
+
+
 def full_coalition_game(opponents: int, mesh: int, weenie: bool = False) -> CoalitionGame:
     """The full (non-bloc) 1 v N game: every multiset of N mesh thresholds is a coalition column."""
     from itertools import combinations_with_replacement

@@ -107,8 +107,11 @@ def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float
     priced through ``game.row_mix``.
     """
     m, n = game.shape
-    uniform = np.full(m, 1.0 / m)
-    active = list(np.argsort(game.row_mix(V, uniform))[:start]) + [int(c) for c in warm]
+    if hasattr(game, "initial_columns"):     # lazily priced games name their own starting columns
+        active = list(game.initial_columns()) + [int(c) for c in warm]
+    else:
+        uniform = np.full(m, 1.0 / m)
+        active = list(np.argsort(game.row_mix(V, uniform))[:start]) + [int(c) for c in warm]
     for _ in range(10_000):
         cols = np.array(sorted(set(int(c) for c in active)))
         sol = solve_matrix_game(game.columns(V, cols))
