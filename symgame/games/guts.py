@@ -402,8 +402,8 @@ class LazyPseudoBlocGame:
         groups = [(self.grid[s][None, :], 1), (self.grid[q][None, :], self.opponents - 1)]
         return np.asarray(alpha_numeric(p1, groups, self.weenie)), np.asarray(beta_numeric(p1, groups, self.weenie))
 
-    def initial_columns(self) -> list[int]:
-        """Bloc columns on a coarse sub-mesh: where column generation starts."""
+    def initial_columns(self, V: float, count: int) -> list[int]:
+        """Bloc columns on a coarse sub-mesh: where column generation starts (pricing all rows would cost M^3)."""
         return [k * self.mesh + k for k in range(0, self.mesh, max(1, self.mesh // 20))]
 
     def columns(self, V: float, cols: np.ndarray) -> np.ndarray:

@@ -63,14 +63,17 @@ class NashFamily:
     ident: str
     case: str
     pset: ProfileSet
-    values: tuple[tuple[str, str], ...]
     ranges: tuple[FreeRange, ...]
     added_constraints: tuple[str, ...]
-    constraints: tuple[str, ...]
     certified: str
     witness: dict[str, Fraction]
     witness_value: Fraction
     witness_exploitability: tuple[Fraction, Fraction]
+
+    @property
+    def values(self) -> tuple[tuple[str, str], ...]:
+        """Every variable's formula, as text."""
+        return tuple((x, str(e)) for x, e in self.pset.values)
 
 
 @dataclass(frozen=True)
@@ -117,10 +120,8 @@ def _nash_family(game: PolynomialGame, family, cards: int, value: Fraction) -> N
     check = check_behaviours(cards, value, *behaviours_of(witness, cards))
     return NashFamily(
         family.ident, member.branch.case, refined.pset,
-        tuple((x, str(e)) for x, e in refined.pset.values),
         free_variable_ranges(game, refined.pset, interval),
         tuple(f"{g} >= 0" for g in refined.added),
-        tuple(f"{e} {r} 0" for e, r in refined.pset.constraints),
         certificate.decision.name, witness, value, (check.exploitability_a, check.exploitability_b))
 
 
@@ -130,8 +131,8 @@ def in_some_family(game: PolynomialGame, families: Sequence[NashFamily], point: 
     subs[game.symbol("t")] = sp.Rational(1, 2)
     holds = {">=": lambda v: v >= 0, ">": lambda v: v > 0, "==": lambda v: v == 0}
     for fam in families:
-        if all(sp.sympify(expr).subs(subs) == subs[game.symbol(x)] for x, expr in fam.pset.values) and \
-                all(holds[rel](sp.sympify(expr).subs(subs)) for expr, rel in fam.pset.constraints):
+        if all(expr.subs(subs) == subs[game.symbol(x)] for x, expr in fam.pset.values) and \
+                all(holds[rel](expr.subs(subs)) for expr, rel in fam.pset.constraints):
             return True
     return False
 

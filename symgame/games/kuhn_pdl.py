@@ -97,11 +97,14 @@ THRESHOLDS: dict[str, sp.Expr] = {
 }
 
 
-def _threshold_at(expr: sp.Expr, n: int, k: int) -> Fraction:
-    """An affine threshold evaluated exactly (coefficients read once, no symbolic substitution per call)."""
-    poly = sp.Poly(expr, _N, K)
-    value = sum((sp.Rational(c) * n ** e[0] * k ** e[1] for e, c in poly.terms()), sp.Integer(0))
-    return Fraction(int(value.p), int(value.q))
+@lru_cache(maxsize=None)
+def _coefficients(name: str) -> tuple[Fraction, Fraction, Fraction]:
+    """``(a, b, c)`` with threshold ``name`` = a·n + b·k + c (read once from :data:`THRESHOLDS`)."""
+    poly = sp.Poly(THRESHOLDS[name], _N, K)
+    if poly.total_degree() > 1:
+        raise ValueError(f"threshold {name} is not affine in n and k")
+    coeff = {e: Fraction(int(sp.Rational(c).p), int(sp.Rational(c).q)) for e, c in poly.terms()}
+    return coeff.get((1, 0), Fraction(0)), coeff.get((0, 1), Fraction(0)), coeff.get((0, 0), Fraction(0))
 
 
 def corrected_pdl(cards: int) -> KuhnPDL:
@@ -109,7 +112,11 @@ def corrected_pdl(cards: int) -> KuhnPDL:
     if not isinstance(cards, int) or cards < 3:
         raise ValueError(f"the closed form is stated for n >= 3 cards, got {cards!r}")
     k = bluff_card(cards)
-    return KuhnPDL(cards, **{name: _threshold_at(expr, cards, k) for name, expr in THRESHOLDS.items()})
+    values = {}
+    for name in THRESHOLDS:
+        a, b, c = _coefficients(name)
+        values[name] = a * cards + b * k + c
+    return KuhnPDL(cards, **values)
 
 
 def behaviours(pdl: KuhnPDL) -> tuple[dict, dict]:

@@ -70,6 +70,11 @@ class RecursiveGame:
         support = np.nonzero(x > 0)[0]
         return x[support] @ (np.asarray(self.A)[support] + np.asarray(self.B)[support] * V)
 
+    def initial_columns(self, V: float, count: int) -> np.ndarray:
+        """Where column generation starts: the columns that do best against a uniform row strategy."""
+        uniform = np.full(self.shape[0], 1.0 / self.shape[0])
+        return np.argsort(self.row_mix(V, uniform))[:count]
+
     def stakes(self, x: np.ndarray, cols: np.ndarray, y: np.ndarray) -> float:
         """``x^T B y`` for a column strategy supported on ``cols``."""
         return float(x @ np.asarray(self.B)[:, cols] @ y)
@@ -104,21 +109,18 @@ def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float
     Stops when no column is better for player 2 than the restricted value,
     so the restricted solution is optimal for the whole game; only the
     columns ever added are built (``game.columns``), every other column is
-    priced through ``game.row_mix``.
+    priced through ``game.row_mix``; the game names its starting columns
+    (``game.initial_columns``).
     """
-    m, n = game.shape
-    if hasattr(game, "initial_columns"):     # lazily priced games name their own starting columns
-        active = list(game.initial_columns()) + [int(c) for c in warm]
-    else:
-        uniform = np.full(m, 1.0 / m)
-        active = list(np.argsort(game.row_mix(V, uniform))[:start]) + [int(c) for c in warm]
+    active = [int(c) for c in game.initial_columns(V, start)] + [int(c) for c in warm]
     for _ in range(10_000):
         cols = np.array(sorted(set(int(c) for c in active)))
         sol = solve_matrix_game(game.columns(V, cols))
         prices = game.row_mix(V, sol.row_strategy)
         worst = np.argsort(prices)[:batch]
+        present = set(cols.tolist())
         new = [int(c) for c in worst if prices[c] < sol.value - tol * max(1.0, abs(sol.value))
-               and int(c) not in set(cols.tolist())]
+               and int(c) not in present]
         if not new:
             keep = sol.col_strategy > 0
             return GameValue(sol.value, sol.row_strategy, cols[keep], sol.col_strategy[keep])
