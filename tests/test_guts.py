@@ -23,36 +23,10 @@ def test_printed_propositions_agree_except_the_two_known_slips():
     assert wrong == {("B.2 (beta)", "all"), ("B.3 (beta)", "all"), ("B.3 (alpha)", "p3 < p2 < p1")}
 
 
-def simulate_alpha(p, rng, samples=400_000, weenie=False):
-    """Monte Carlo of one round from the rules (independent of the closed forms)."""
-    n = len(p)
-    hands = rng.random((samples, n))
-    hold = hands > np.asarray(p)
-    r = hold.sum(axis=1)
-    best_holder = np.where(hold, hands, -1.0).argmax(axis=1)
-    ret = np.zeros(samples)
-    lone = r == 1
-    ret[lone] = np.where(hold[lone, 0], n - 1, -1)
-    many = r >= 2
-    v = r - 2
-    win = many & (best_holder == 0)
-    lose = many & hold[:, 0] & (best_holder != 0)
-    ret[many] = v[many]
-    ret[win] += n
-    ret[lose] -= n
-    if weenie:
-        none = r == 0
-        weenie_is_1 = none & (hands.argmax(axis=1) == 0)
-        ret[none] = 1.0
-        ret[weenie_is_1] = 1.0 - n
-    return ret.mean(), ret.std() / np.sqrt(samples)
-
-
 @pytest.mark.parametrize("weenie", [False, True])
 def test_closed_form_matches_a_simulation_of_the_rules(weenie):
-    rng = np.random.default_rng(7)
     p = [0.55, 0.3, 0.8, 0.65]
-    mean, se = simulate_alpha(p, rng, weenie=weenie)
+    mean, se = guts.simulate_alpha(p, 400_000, 7, weenie=weenie)
     exact = guts.alpha_beta_fraction(p[0], [(x, 1) for x in p[1:]], weenie)[0]
     assert abs(float(exact) - mean) < 5 * se
 
@@ -163,6 +137,34 @@ def test_weenie_threshold_is_proved_safe_for_three_players_and_standard_guts_is_
     example = next(r.counterexample for r in standard if r.decision is Decision.FALSE)
     p2, p3 = float(Fraction(example["p2"])), float(Fraction(example["p3"]))
     assert guts.alpha_numeric(2 ** -0.5, [(p2, 1), (p3, 1)]) < 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_weenie_guarantee_is_proved_by_branch_and_bound_up_to_five_players(n):
+    proof = guts.weenie_guarantee_boxes(n)
+    assert proof.proved and proof.radius > 0
+    assert all(lemma.holds for lemma in proof.lemmas)
+
+
+def test_branch_and_bound_fails_for_standard_guts_where_a_coalition_wins():
+    proof = guts.weenie_guarantee_boxes(3, weenie=False)
+    assert not proof.proved
+    assert proof.certificate.undecided_box is not None or not all(lemma.holds for lemma in proof.lemmas)
+
+
+@pytest.mark.parametrize("n", [6, 7])
+def test_weenie_conjecture_fails_from_six_players_with_a_certified_counterexample(n):
+    cx = guts.weenie_counterexample(n)
+    assert cx is not None and cx.certified_negative
+    p_star = 3.0 ** (-1 / (n - 1))
+    numeric = float(guts.alpha_numeric(p_star, [(float(t), 1) for t in cx.thresholds], weenie=True))
+    assert cx.value_lower <= numeric <= cx.value_upper
+    mean, se = guts.simulate_alpha([p_star] + [float(t) for t in cx.thresholds], 4_000_000, n, weenie=True)
+    assert abs(mean - numeric) < 5 * se and mean + 3 * se < 0
+
+
+def test_weenie_counterexample_search_finds_nothing_where_the_guarantee_is_proved():
+    assert guts.weenie_counterexample(5) is None
 
 
 def test_fictitious_play_converges_to_the_symmetric_threshold_at_rate_one_over_t():

@@ -25,6 +25,7 @@ consecutive thresholds, so α costs O(n log n) per profile instead of the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
@@ -596,3 +597,155 @@ def three_player_tensors(mesh: int, weenie: bool = False) -> list[np.ndarray]:
     a, b, c = g[:, None, None], g[None, :, None], g[None, None, :]
     return [alpha_numeric(a, [(b, 1), (c, 1)], weenie), alpha_numeric(b, [(a, 1), (c, 1)], weenie),
             alpha_numeric(c, [(a, 1), (b, 1)], weenie)]
+
+
+@dataclass(frozen=True)
+class WeenieBoxProof:
+    """``min α_W(p*, p2..pn) >= 0`` over the whole cube by ball-arithmetic branch and bound.
+
+    ``lemmas[k]`` is the local quadratic lemma at ``p2 = ... = pn = p*`` for
+    the polynomial of the region where ``k`` opponents lie below ``p*``;
+    ``radius`` is the smallest of their radii (the cube around the zero that
+    the lemmas cover); ``certificate`` covers the rest of the sorted cube.
+    """
+
+    players: int
+    lemmas: tuple  # tuple[LocalLemma, ...]
+    radius: Fraction
+    certificate: object  # PositivityCertificate
+
+    @property
+    def proved(self) -> bool:
+        return all(lemma.holds for lemma in self.lemmas) and self.certificate.proved
+
+
+def weenie_guarantee_boxes(n: int, min_width: Fraction = Fraction(1, 2 ** 12), weenie: bool = True) -> WeenieBoxProof:
+    """Prove ``α_W(p*, p2, ..., pn) >= 0`` on [0, 1]^(n-1), p* = 3^(-1/(n-1)), without z3 (Appendix B).
+
+    α_W is symmetric in the opponents, so the domain is the sorted simplex
+    ``p2 <= ... <= pn``; on it α_W is one polynomial per place of p* among
+    the opponents (:func:`alpha_exact`).  It vanishes at ``p2 = ... = pn = p*``
+    (a symmetric profile of a symmetric zero-sum game), where each polynomial
+    is shown to have an exact double zero with a positive definite quadratic
+    form (:func:`~symgame.verify.positivity.quadratic_zero_lemma`); elsewhere
+    :func:`~symgame.verify.positivity.certify_nonnegative` bounds it above 0
+    in ball arithmetic.  p* enters as the root of ``3 c^(n-1) = 1``.
+
+    With ``weenie=False`` the same question for standard Guts and
+    ``p* = 2^(-1/(n-1))``, where a coalition wins: the proof must fail.
+    """
+    from flint import arb
+
+    from ..verify.positivity import (arb_polynomial, certify_nonnegative, quadratic_zero_lemma,
+                                     taylor_at_algebraic_point, to_arb)
+
+    C = sp.Symbol("c", positive=True)
+    p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
+    base = 3 if weenie else 2
+    minimal = sp.Poly(base * C ** (n - 1) - 1, C, domain=sp.QQ)
+    c_ball = arb(base) ** (arb(-1) / (n - 1))
+    polys, lemmas = [], []
+    for position in range(n):
+        order = list(range(1, n))
+        order.insert(position, 0)
+        exact = sp.Poly(alpha_exact(p, order, weenie=weenie).subs(p[0], C), C, *p[1:], domain=sp.QQ)
+        polys.append(arb_polynomial(exact, C, c_ball))
+        orthant = [-1] * position + [1] * (n - 1 - position)
+        lemmas.append(quadratic_zero_lemma(taylor_at_algebraic_point(exact, C, minimal), n - 1, c_ball, orthant))
+    radius = min(lemma.radius for lemma in lemmas)
+    r = to_arb(radius)
+
+    def pieces_for_box(box):
+        highest_low = Fraction(0)
+        for lo, hi in box:
+            highest_low = max(highest_low, lo)
+            if highest_low > hi:
+                return None          # no sorted point in the box
+        return [k for k in range(n)
+                if not (k > 0 and to_arb(box[k - 1][0]) > c_ball)
+                and not (k < n - 1 and to_arb(box[k][1]) < c_ball)]
+
+    def inside_local_zone(box) -> bool:
+        return radius > 0 and all(to_arb(lo) >= c_ball - r and to_arb(hi) <= c_ball + r for lo, hi in box)
+
+    cube = tuple((Fraction(0), Fraction(1)) for _ in range(n - 1))
+    certificate = certify_nonnegative(pieces_for_box, polys, inside_local_zone, cube, min_width)
+    return WeenieBoxProof(n, tuple(lemmas), radius, certificate)
+
+
+@dataclass(frozen=True)
+class WeenieCounterexample:
+    """A coalition (rational thresholds p2..pn) against which p* = 3^(-1/(n-1)) loses: α_W < 0, certified."""
+
+    players: int
+    thresholds: tuple[Fraction, ...]
+    value_lower: float      # certified enclosure of α_W(p*, p2..pn) (ball arithmetic)
+    value_upper: float
+
+    @property
+    def certified_negative(self) -> bool:
+        return self.value_upper < 0
+
+
+def weenie_alpha_ball(n: int, thresholds: Sequence[Fraction], weenie: bool = True):
+    """α_W(p*, p2..pn) at rational opponents' thresholds as a certified ``arb`` ball (p* algebraic, see above)."""
+    from flint import arb
+
+    from ..verify.positivity import arb_polynomial, to_arb
+
+    C = sp.Symbol("c", positive=True)
+    p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
+    c_ball = arb(3 if weenie else 2) ** (arb(-1) / (n - 1))
+    balls = [to_arb(t) for t in thresholds]
+    if not all(b < c_ball or b > c_ball for b in balls):
+        raise ValueError("a threshold could not be placed relative to p*; choose another rational point")
+    ordered = sorted(range(1, n), key=lambda k: thresholds[k - 1])
+    ordered.insert(sum(1 for b in balls if b < c_ball), 0)
+    exact = sp.Poly(alpha_exact(p, ordered, weenie=weenie).subs(p[0], C), C, *p[1:], domain=sp.QQ)
+    return arb_polynomial(exact, C, c_ball).evaluate(balls)
+
+
+def weenie_counterexample(n: int, steps: int = 40) -> WeenieCounterexample | None:
+    """Search pseudo-bloc coalitions (s, q, ..., q) on a grid for α_W(p*, ·) < 0 and certify the worst exactly.
+
+    Returns ``None`` when the grid finds no negative value (which proves nothing).
+    """
+    grid = np.linspace(0.0, 1.0, steps + 1)
+    S, Q = np.meshgrid(grid, grid, indexing="ij")
+    p_star = 3.0 ** (-1.0 / (n - 1))
+    values = alpha_numeric(p_star, [(S.ravel(), 1), (Q.ravel(), n - 2)], weenie=True)
+    k = int(np.argmin(values))
+    if values[k] >= 0:
+        return None
+    s, q = divmod(k, steps + 1)
+    thresholds = (Fraction(s, steps),) + (Fraction(q, steps),) * (n - 2)
+    ball = weenie_alpha_ball(n, thresholds)
+    return WeenieCounterexample(n, thresholds, float(ball.lower().mid()), float(ball.upper().mid()))
+
+
+def simulate_alpha(thresholds: Sequence[float], samples: int, seed: int, weenie: bool = False,
+                   chunk: int = 1_000_000) -> tuple[float, float]:
+    """Player 1's one-round payoff by Monte Carlo from the rules (section 3; Weenie: Appendix B).
+
+    Independent of the closed forms: deal uniform hands, apply the hold
+    thresholds and the accounting of the module docstring.  Returns the mean
+    and its standard error.
+    """
+    rng = np.random.default_rng(seed)
+    th = np.asarray(thresholds, dtype=float)
+    n = len(th)
+    total = total_sq = 0.0
+    for start in range(0, samples, chunk):
+        m = min(chunk, samples - start)
+        hands = rng.random((m, n))
+        hold = hands > th
+        holders = hold.sum(axis=1)
+        best_holder = np.argmax(np.where(hold, hands, -1.0), axis=1)
+        pay = np.where(holders >= 2, (holders - 2) + np.where(hold[:, 0], np.where(best_holder == 0, n, -n), 0), 0)
+        pay = np.where(holders == 1, np.where(hold[:, 0], n - 1, -1), pay)
+        if weenie:
+            pay = np.where(holders == 0, np.where(np.argmax(hands, axis=1) == 0, 1 - n, 1), pay)
+        total += float(pay.sum())
+        total_sq += float((pay.astype(float) ** 2).sum())
+    mean = total / samples
+    return mean, float(np.sqrt(max(total_sq / samples - mean ** 2, 0.0) / samples))
