@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="restrict the coalition to bloc and pseudo-bloc strategies (default: every multiset)")
     coal.add_argument("--weenie", action="store_true", help="the Weenie rule (Appendix B)")
     coal.add_argument("--json", action="store_true", help="print JSON")
+    team = guts_sub.add_parser("team", help="a team of m players against a team of k (section 5, e.g. 2 v 2)")
+    team.add_argument("--team", type=int, default=2, metavar="m", help="size of the row team (default 2)")
+    team.add_argument("--opponents", type=int, default=2, metavar="k", help="size of the column team (default 2)")
+    team.add_argument("--mesh", type=int, default=21, metavar="M", help="thresholds 0, 1/(M-1), ..., 1 (default 21)")
+    team.add_argument("--weenie", action="store_true", help="the Weenie rule (Appendix B)")
+    team.add_argument("--json", action="store_true", help="print JSON")
     play_cmd = sub.add_parser("play", help="play a game against symgame")
     play_sub = play_cmd.add_subparsers(dest="play_game", required=True)
     bot = play_sub.add_parser("guts", help="continuous Guts against an optimal coalition (reads h/d from stdin)")
@@ -102,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "atlas":
             return cmd_atlas(args)
         if args.command == "guts":
-            return cmd_guts_coalition(args)
+            return cmd_guts_team(args) if args.guts_command == "team" else cmd_guts_coalition(args)
         if args.command == "play":
             return cmd_play_guts(args)
         return cmd_solve(args)
@@ -318,6 +324,37 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
         print("  player 1: " + ", ".join(f"{p:.3f} w.p. {w:.3f}" for p, w in sorted(r.player1_strategy.items())))
         for c, w in r.coalition_strategy:
             print(f"  coalition w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))
+    return 0
+
+
+def cmd_guts_team(args: argparse.Namespace) -> int:
+    """``symgame guts team --team m --opponents k --mesh M [--weenie] [--json]``: certified m v k team game."""
+    if not (1 <= args.team and 1 <= args.opponents and args.team + args.opponents <= MAX_GUTS_OPPONENTS + 1
+            and 2 <= args.mesh <= MAX_GUTS_MESH):
+        print(f"symgame guts team: need team sizes >= 1 with at most {MAX_GUTS_OPPONENTS + 1} players and "
+              f"2 <= --mesh <= {MAX_GUTS_MESH} (got {args.team}, {args.opponents}, {args.mesh})", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        r = guts.solve_team_game(args.team, args.opponents, args.mesh, args.weenie)
+    except ValueError as exc:
+        print(f"symgame guts team: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    data = {
+        "team": r.team, "opponents": r.opponents, "mesh": r.mesh, "weenie": r.weenie,
+        "team_value": r.lower_value, "opponents_hold_team_to": r.upper_value,
+        "team_certified_bounds": [str(r.certified_lower.bound), str(r.certified_upper.bound)],
+        "team_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.row_strategy],
+        "opponents_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.column_strategy],
+    }
+    if args.json:
+        sys.stdout.write(dumps(data))
+        return 0
+    print(f"{r.team} v {r.opponents} continuous Guts{' (Weenie rule)' if r.weenie else ''}, mesh {r.mesh}: the team "
+          f"forces {r.lower_value:.6f} (certified in [{float(r.certified_lower.bound):.10f}, "
+          f"{float(r.certified_upper.bound):.10f}])")
+    for name, mix in (("team", r.row_strategy), ("opponents", r.column_strategy)):
+        for c, w in mix:
+            print(f"  {name} w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))
     return 0
 
 

@@ -119,6 +119,18 @@ def test_too_large_full_game_is_refused(capsys):
     assert "4598126 coalition strategies" in capsys.readouterr().err
 
 
+def test_guts_team_json_and_refusal(capsys):
+    from symgame.cli import main
+
+    assert main(["guts", "team", "--mesh", "11", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    low, high = (Fraction(b) for b in data["team_certified_bounds"])
+    assert low <= 0 <= high and data["team"] == data["opponents"] == 2
+    assert all(len(c["thresholds"]) == 2 for c in data["team_strategy"] + data["opponents_strategy"])
+    assert main(["guts", "team", "--mesh", "201"]) == 2
+    assert "20301 x 20301 team strategies" in capsys.readouterr().err
+
+
 def test_committed_guts_outputs_are_fresh(tmp_path):
     from symgame.export.guts_outputs import TEXT_FILES, write_guts_outputs
 
@@ -259,3 +271,40 @@ def test_lazy_pricing_equals_the_dense_game_and_the_fine_mesh_row_is_fresh():
     committed = (ROOT / "outputs" / "guts" / "table1_m1001.csv").read_text().splitlines()
     assert committed[1] == fine_row(guts.solve_fine_pseudo_bloc(2, 1001))
     assert len(committed) == 15 and "continuum estimate" in (ROOT / "outputs" / "guts" / "continuum.md").read_text()
+
+
+def test_team_game_of_one_against_one_is_the_two_player_game():
+    team = guts.team_game(1, 1, 11)
+    single = guts.pseudo_bloc_game(1, 11)
+    assert np.allclose(team.A, single.A) and np.allclose(team.B, single.B)
+
+
+def test_two_against_two_is_antisymmetric_exactly_and_fair():
+    from collections import Counter
+
+    game = guts.team_game(2, 2, 11)
+    step = Fraction(1, 10)
+    rng = np.random.default_rng(3)
+    for i, j in rng.integers(0, len(game.rows), size=(6, 2)):
+        totals = []
+        for mine, theirs in ((game.rows[i], game.columns[j]), (game.columns[j], game.rows[i])):
+            total = Fraction(0)
+            for k, own in enumerate(mine):
+                others = Counter(mine[:k] + mine[k + 1:] + theirs)
+                total += guts.alpha_beta_fraction(own * step, [(t * step, m) for t, m in sorted(others.items())])[0]
+            totals.append(total)
+        assert totals[0] == -totals[1]
+        assert abs(float(totals[0]) - game.A[i, j]) < 1e-12
+    result = guts.solve_team_game(2, 2, 21)
+    assert result.certified_lower.bound <= 0 <= result.certified_upper.bound
+    assert result.certified_upper.bound - result.certified_lower.bound < Fraction(1, 10**6)
+    assert any(min(th) == 0.0 for th, w in result.row_strategy)          # the split with an always-holder
+
+
+def test_a_team_playing_the_symmetric_equilibrium_bloc_is_exploited_by_a_split():
+    pure = guts.pure_team_value(2, 2, 21, (16, 16))
+    mine = [Fraction(4, 5)] * 2
+    theirs = [Fraction(t).limit_denominator(20) for t in pure.reply]
+    alpha = sum(guts.alpha_beta_fraction(mine[0], [(mine[1], 1)] + [(t, 1) for t in theirs])[0] for _ in mine)
+    beta = guts.alpha_beta_fraction(mine[0], [(mine[1], 1)] + [(t, 1) for t in theirs])[1]
+    assert pure.reply[0] == 0.0 and abs(pure.value - float(alpha / (1 - beta))) < 1e-9 and pure.value < -0.3

@@ -510,6 +510,140 @@ def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc
                            sorted(coalition, key=lambda c: -c[1]), lower, upper, len(low.iterates) - 1)
 
 
+# --------------------------------------------------------------------------- m v k teams
+
+MAX_TEAM_STRATEGIES = 6_000
+
+
+@dataclass(frozen=True)
+class TeamGame:
+    """A team of ``team`` players (rows) against a team of ``opponents`` (columns), section 5's m v n case.
+
+    A pure strategy of a team is a multiset of mesh indices (members are
+    interchangeable); the payoff is the row team's total α (the sum of its
+    members' one-round payoffs, so the column team gets its negative) and
+    the common stakes multiplier β.
+    """
+
+    team: int
+    opponents: int
+    mesh: int
+    weenie: bool
+    rows: tuple[tuple[int, ...], ...]
+    columns: tuple[tuple[int, ...], ...]
+    A: np.ndarray
+    B: np.ndarray
+
+
+def _multisets(size: int, mesh: int) -> np.ndarray:
+    from itertools import combinations_with_replacement
+
+    return np.array(list(combinations_with_replacement(range(mesh), size)), dtype=int).reshape(-1, size)
+
+
+def _team_matrices(rows: np.ndarray, cols: np.ndarray, mesh: int, weenie: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Row team's total α and the stakes β for every pair (row multiset, column multiset)."""
+    grid = np.linspace(0.0, 1.0, mesh)
+    mine = [grid[rows[:, i]][:, None] for i in range(rows.shape[1])]
+    theirs = [(grid[cols[:, j]][None, :], 1) for j in range(cols.shape[1])]
+    A = sum(np.asarray(alpha_numeric(p, [(q, 1) for k, q in enumerate(mine) if k != i] + theirs, weenie))
+            for i, p in enumerate(mine))
+    B = np.asarray(beta_numeric(mine[0], [(q, 1) for q in mine[1:]] + theirs, weenie))
+    return np.broadcast_to(A, (len(rows), len(cols))).copy(), np.broadcast_to(B, (len(rows), len(cols))).copy()
+
+
+def team_game(team: int, opponents: int, mesh: int, weenie: bool = False) -> TeamGame:
+    """The m v k team game on the mesh 0, 1/(M-1), ..., 1 (every multiset of thresholds on both sides)."""
+    rows, cols = _multisets(team, mesh), _multisets(opponents, mesh)
+    if max(len(rows), len(cols)) > MAX_TEAM_STRATEGIES:
+        raise ValueError(f"the {team} v {opponents} game on {mesh} mesh points has {len(rows)} x {len(cols)} team "
+                         f"strategies (more than {MAX_TEAM_STRATEGIES} per side); use a smaller mesh")
+    A, B = np.empty((len(rows), len(cols))), np.empty((len(rows), len(cols)))
+    for start in range(0, len(rows), 256):
+        block = slice(start, start + 256)
+        A[block], B[block] = _team_matrices(rows[block], cols, mesh, weenie)
+    return TeamGame(team, opponents, mesh, weenie, tuple(map(tuple, rows.tolist())),
+                    tuple(map(tuple, cols.tolist())), A, B)
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    """Both fixed points of a team game, each side's optimal mix (thresholds, weight) and exact brackets."""
+
+    team: int
+    opponents: int
+    mesh: int
+    weenie: bool
+    lower_value: float              # forced by the row team from the fee -team
+    upper_value: float              # the column team holds the row team to this from +opponents
+    row_strategy: list[tuple[tuple[float, ...], float]]
+    column_strategy: list[tuple[tuple[float, ...], float]]
+    certified_lower: object         # ForcingBound
+    certified_upper: object         # ForcingBound
+
+
+def solve_team_game(team: int, opponents: int, mesh: int, weenie: bool = False, certify: bool = True) -> TeamResult:
+    """Fixed points of T(V) = Value(A + BV) for the team game, certified by Theorem 1.2 on both sides."""
+    from collections import Counter
+
+    from ..numeric.recursive import RecursiveGame, forced_value
+    from ..verify.recursive import certify_lower, certify_upper, rational_strategy
+
+    game = team_game(team, opponents, mesh, weenie)
+    recursive = RecursiveGame(game.A, game.B)
+    low = forced_value(recursive, float(team), "row")
+    high = forced_value(recursive, float(opponents), "col")
+    step = Fraction(1, mesh - 1)
+
+    def entry(i: int, j: int) -> tuple[Fraction, Fraction]:
+        row, col = game.rows[i], game.columns[j]
+        total, beta = Fraction(0), None
+        for k, own in enumerate(row):
+            others = Counter(row[:k] + row[k + 1:] + col)
+            a, b = alpha_beta_fraction(own * step, [(t * step, m) for t, m in sorted(others.items())], weenie)
+            total, beta = total + a, b
+        return total, beta
+
+    lower = upper = None
+    if certify:
+        lower = certify_lower(rational_strategy(low.row), range(len(game.columns)), entry, Fraction(team))
+        dense = np.zeros(len(game.columns))
+        dense[high.cols] = high.col
+        upper = certify_upper(rational_strategy(dense), range(len(game.rows)), entry, Fraction(opponents))
+
+    def mix(labels, weights, indices):
+        out = [(tuple(round(k / (mesh - 1), 12) for k in labels[i]), float(w)) for i, w in zip(indices, weights)
+               if w > 1e-9]
+        return sorted(out, key=lambda c: -c[1])
+
+    return TeamResult(team, opponents, mesh, weenie, low.value, high.value,
+                      mix(game.rows, low.row, range(len(game.rows))), mix(game.columns, high.col, high.cols),
+                      lower, upper)
+
+
+@dataclass(frozen=True)
+class PureTeamValue:
+    """What a team forces with one fixed pure strategy: the least fixed point of V = min_j (α_j + β_j V)."""
+
+    value: float
+    reply: tuple[float, ...]        # the column team's best reply at the fixed point
+
+
+def pure_team_value(team: int, opponents: int, mesh: int, row: tuple[int, ...], weenie: bool = False,
+                    steps: int = 10_000) -> PureTeamValue:
+    """Iterate ``V -> min_j (A_ij + B_ij V)`` from the fee ``-team`` for the fixed row ``row`` (eq. 1.4)."""
+    cols = _multisets(opponents, mesh)
+    A, B = _team_matrices(np.array([row]), cols, mesh, weenie)
+    V = -float(team)
+    for _ in range(steps):
+        nxt = float(np.min(A[0] + B[0] * V))
+        if abs(nxt - V) < 1e-13:
+            break
+        V = nxt
+    j = int(np.argmin(A[0] + B[0] * V))
+    return PureTeamValue(V, tuple(round(k / (mesh - 1), 12) for k in cols[j]))
+
+
 # --------------------------------------------------------------------------- the Weenie rule: strong equilibrium
 
 @dataclass(frozen=True)
