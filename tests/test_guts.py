@@ -308,3 +308,12 @@ def test_a_team_playing_the_symmetric_equilibrium_bloc_is_exploited_by_a_split()
     alpha = sum(guts.alpha_beta_fraction(mine[0], [(mine[1], 1)] + [(t, 1) for t in theirs])[0] for _ in mine)
     beta = guts.alpha_beta_fraction(mine[0], [(mine[1], 1)] + [(t, 1) for t in theirs])[1]
     assert pure.reply[0] == 0.0 and abs(pure.value - float(alpha / (1 - beta))) < 1e-9 and pure.value < -0.3
+
+
+def test_lazily_priced_full_game_equals_the_stored_one_and_certifies_the_coalition():
+    lazy = guts.solve_lazy(guts.LazyFullCoalitionGame(3, 21))
+    dense = guts.solve_coalition(3, 21, pseudo_bloc=False)
+    assert lazy.player1_value == pytest.approx(dense.player1_value, abs=1e-9)
+    assert lazy.certified_lower is None and lazy.certified_upper.holds
+    assert dense.certified_lower.bound <= lazy.certified_upper.bound
+    assert lazy.certified_upper.bound - Fraction(lazy.coalition_side_value) < Fraction(1, 10**6)

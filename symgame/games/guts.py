@@ -370,42 +370,48 @@ def _pseudo_bloc_matrices(opponents, mesh, weenie, s_idx, q_idx):
 DENSE_PSEUDO_BLOC_MESH = 201
 
 
-class LazyPseudoBlocGame:
-    """The 1 v N pseudo-bloc recursive game with its M² columns priced lazily (no matrix is stored).
+class LazyCoalitionGame:
+    """A 1 v N recursive game whose many coalition columns are priced lazily (no matrix is stored).
 
     Duck-types :class:`symgame.numeric.recursive.RecursiveGame` for
-    :func:`~symgame.numeric.recursive.forced_value`: columns ``(s, q)`` are
-    numbered ``s·M + q``; ``columns`` builds the few columns column
-    generation keeps, ``row_mix`` prices every column against player 1's
-    strategy on its support rows only (a handful of the M rows), so a mesh
-    of M = 1001 (10^6 columns) needs a few 10^6-entry evaluations per
-    value-map step instead of a 10^9-entry matrix.
+    :func:`~symgame.numeric.recursive.forced_value`: ``columns`` builds the
+    few columns column generation keeps, ``row_mix`` prices every column
+    against player 1's strategy on its support rows only (a handful of the M
+    rows), so 10^6 columns need a few 10^6-entry evaluations per value-map
+    step instead of a 10^9-entry matrix.  Subclasses say which thresholds a
+    column number stands for.
     """
 
+    pseudo_bloc = False
+
     def __init__(self, opponents: int, mesh: int, weenie: bool = False, block: int = 200_000):
-        if opponents < 2:
-            raise ValueError("the lazy pseudo-bloc game needs N >= 2 (N = 1 has only M columns)")
         self.opponents, self.mesh, self.weenie, self.block = opponents, mesh, weenie, block
         self.grid = np.linspace(0.0, 1.0, mesh)
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self.mesh, self.mesh * self.mesh
+        raise NotImplementedError
 
     def column_thresholds(self, j: int) -> tuple[int, ...]:
-        """Mesh indices of players 2..N+1 in column ``j``: ``(s, q, ..., q)``."""
-        s, q = divmod(int(j), self.mesh)
-        return (s,) + (q,) * (self.opponents - 1)
+        """Mesh indices of players 2..N+1 in column ``j``."""
+        raise NotImplementedError
+
+    def _groups(self, cols: np.ndarray) -> list[tuple[np.ndarray, int]]:
+        """The opponents' thresholds of columns ``cols`` as (row vector, multiplicity) groups."""
+        raise NotImplementedError
+
+    def _bloc_columns(self) -> list[int]:
+        raise NotImplementedError
 
     def _alpha_beta(self, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        s, q = np.divmod(np.asarray(cols), self.mesh)
         p1 = self.grid[rows][:, None]
-        groups = [(self.grid[s][None, :], 1), (self.grid[q][None, :], self.opponents - 1)]
+        groups = self._groups(np.asarray(cols))
         return np.asarray(alpha_numeric(p1, groups, self.weenie)), np.asarray(beta_numeric(p1, groups, self.weenie))
 
     def initial_columns(self, V: float, count: int) -> list[int]:
         """Bloc columns on a coarse sub-mesh: where column generation starts (pricing all rows would cost M^3)."""
-        return [k * self.mesh + k for k in range(0, self.mesh, max(1, self.mesh // 20))]
+        blocs = self._bloc_columns()
+        return blocs[::max(1, self.mesh // 20)]
 
     def columns(self, V: float, cols: np.ndarray) -> np.ndarray:
         A, B = self._alpha_beta(np.arange(self.mesh), np.asarray(cols))
@@ -430,19 +436,93 @@ class LazyPseudoBlocGame:
         return solve_by_columns(self, V, warm=warm)
 
 
+class LazyPseudoBlocGame(LazyCoalitionGame):
+    """The pseudo-bloc game: columns ``(s, q, ..., q)`` numbered ``s·M + q`` (M = 1001: 10^6 columns)."""
+
+    pseudo_bloc = True
+
+    def __init__(self, opponents: int, mesh: int, weenie: bool = False, block: int = 200_000):
+        if opponents < 2:
+            raise ValueError("the lazy pseudo-bloc game needs N >= 2 (N = 1 has only M columns)")
+        super().__init__(opponents, mesh, weenie, block)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.mesh, self.mesh * self.mesh
+
+    def column_thresholds(self, j: int) -> tuple[int, ...]:
+        s, q = divmod(int(j), self.mesh)
+        return (s,) + (q,) * (self.opponents - 1)
+
+    def _groups(self, cols: np.ndarray) -> list[tuple[np.ndarray, int]]:
+        s, q = np.divmod(cols, self.mesh)
+        return [(self.grid[s][None, :], 1), (self.grid[q][None, :], self.opponents - 1)]
+
+    def _bloc_columns(self) -> list[int]:
+        return [k * self.mesh + k for k in range(self.mesh)]
+
+
+class LazyFullCoalitionGame(LazyCoalitionGame):
+    """The full (non-bloc) game: every multiset of N mesh indices, numbered in lexicographic order."""
+
+    def __init__(self, opponents: int, mesh: int, weenie: bool = False, block: int = 200_000):
+        super().__init__(opponents, mesh, weenie, block)
+        from itertools import combinations_with_replacement
+
+        self.table = np.array(list(combinations_with_replacement(range(mesh), opponents)), dtype=np.int16)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.mesh, len(self.table)
+
+    def column_thresholds(self, j: int) -> tuple[int, ...]:
+        return tuple(int(k) for k in self.table[int(j)])
+
+    def _groups(self, cols: np.ndarray) -> list[tuple[np.ndarray, int]]:
+        chosen = self.table[cols]
+        return [(self.grid[chosen[:, k]][None, :], 1) for k in range(self.opponents)]
+
+    def _bloc_columns(self) -> list[int]:
+        return [int(j) for j in np.nonzero(self.table.min(axis=1) == self.table.max(axis=1))[0]]
+
+
 def solve_fine_pseudo_bloc(opponents: int, mesh: int, weenie: bool = False) -> "CoalitionResult":
     """Both fixed points of the pseudo-bloc game on a fine mesh, lazily priced (numeric, not certified)."""
-    from ..numeric.recursive import forced_value
+    return solve_lazy(LazyPseudoBlocGame(opponents, mesh, weenie), certify_coalition=False)
 
-    game = LazyPseudoBlocGame(opponents, mesh, weenie)
+
+def solve_lazy(game: LazyCoalitionGame, certify_coalition: bool = True) -> "CoalitionResult":
+    """Both fixed points of a lazily priced coalition game.
+
+    With ``certify_coalition`` the coalition's strategy is certified exactly
+    (Theorem 1.2 from +1, against each of the M rows: cheap); player 1's side
+    would need every column in rational arithmetic and is left numeric
+    (``certified_lower`` is ``None``).
+    """
+    from collections import Counter
+
+    from ..numeric.recursive import forced_value
+    from ..verify.recursive import certify_upper, rational_strategy
+
     low = forced_value(game, 1.0, "row")
     high = forced_value(game, 1.0, "col")
-    step = mesh - 1
+    step = game.mesh - 1
+    upper = None
+    if certify_coalition:
+        y = rational_strategy(high.col)
+        unit = Fraction(1, step)
+        labels = {k: game.column_thresholds(high.cols[k]) for k in y}
+
+        def entry(i: int, k: int):
+            groups = [(t * unit, m) for t, m in sorted(Counter(labels[k]).items())]
+            return alpha_beta_fraction(i * unit, groups, game.weenie)
+
+        upper = certify_upper(y, range(game.mesh), entry, Fraction(1))
     coalition = [(tuple(round(k / step, 12) for k in game.column_thresholds(j)), float(w))
                  for j, w in zip(high.cols, high.col) if w > 1e-9]
-    return CoalitionResult(opponents, mesh, weenie, True, low.value, high.value,
+    return CoalitionResult(game.opponents, game.mesh, game.weenie, game.pseudo_bloc, low.value, high.value,
                            {round(k / step, 12): float(w) for k, w in enumerate(low.row) if w > 1e-9},
-                           sorted(coalition, key=lambda c: -c[1]), None, None, len(low.iterates) - 1)
+                           sorted(coalition, key=lambda c: -c[1]), None, upper, len(low.iterates) - 1)
 
 
 def full_coalition_game(opponents: int, mesh: int, weenie: bool = False) -> CoalitionGame:
