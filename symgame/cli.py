@@ -309,6 +309,7 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
         "player1_value": r.player1_value, "coalition_holds_player1_to": r.coalition_side_value,
         "player1_certified_bounds": ([str(r.certified_lower.bound), str(r.certified_upper.bound)]
                                      if r.certified_lower is not None else None),
+        "player1_certified_at_most": str(r.certified_upper.bound) if r.certified_upper is not None else None,
         "player1_strategy": {f"{p:.6g}": w for p, w in sorted(r.player1_strategy.items())},
         "coalition_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.coalition_strategy],
         "newton_steps": r.newton_steps,
@@ -318,7 +319,8 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
     else:
         bounds = (f"certified in [{float(r.certified_lower.bound):.10f}, {float(r.certified_upper.bound):.10f}]"
                   if r.certified_lower is not None else
-                  f"coalition side {r.coalition_side_value:.10f}; lazily priced, not certified")
+                  f"coalition side {r.coalition_side_value:.10f}, certified <= {float(r.certified_upper.bound):.10f}; "
+                  "lazily priced, player 1's side not certified")
         print(f"1 v {r.opponents} continuous Guts{' (Weenie rule)' if r.weenie else ''}, mesh {r.mesh}: "
               f"player 1 forces {r.player1_value:.6f} ({bounds})")
         print("  player 1: " + ", ".join(f"{p:.3f} w.p. {w:.3f}" for p, w in sorted(r.player1_strategy.items())))

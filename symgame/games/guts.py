@@ -487,8 +487,8 @@ class LazyFullCoalitionGame(LazyCoalitionGame):
 
 
 def solve_fine_pseudo_bloc(opponents: int, mesh: int, weenie: bool = False) -> "CoalitionResult":
-    """Both fixed points of the pseudo-bloc game on a fine mesh, lazily priced (numeric, not certified)."""
-    return solve_lazy(LazyPseudoBlocGame(opponents, mesh, weenie), certify_coalition=False)
+    """Both fixed points of the pseudo-bloc game on a fine mesh, lazily priced; the coalition's side certified."""
+    return solve_lazy(LazyPseudoBlocGame(opponents, mesh, weenie))
 
 
 def solve_lazy(game: LazyCoalitionGame, certify_coalition: bool = True) -> "CoalitionResult":
