@@ -260,7 +260,7 @@ def team_lines(meshes: Sequence[int] = TEAM_MESHES) -> list[str]:
     for mesh in meshes:
         g = guts.team_game(2, 2, mesh)
         skew = max(skew, float(np.max(np.abs(g.A + g.A.T))), float(np.max(np.abs(g.B - g.B.T))))
-        r = guts.solve_team_game(2, 2, mesh)
+        r = guts.solve_team(g)
         k = round(p_star * (mesh - 1))
         bloc = guts.pure_team_value(2, 2, mesh, (k, k))
         lines.append(f"| {mesh} | {round((r.lower_value + r.upper_value) / 2, 6) + 0.0:.6f} | "
@@ -548,15 +548,15 @@ def weenie_lines() -> list[str]:
                  "hold above a high threshold) makes player 1's one-round payoff negative at p*. Each value is a "
                  "certified enclosure at the rational thresholds shown (p* as a ball around the algebraic number):")
     lines.append("")
-    for n in WEENIE_REFUTED:
-        cx = guts.weenie_counterexample(n)
+    found = {n: guts.weenie_counterexample(n) for n in WEENIE_REFUTED}
+    for n, cx in found.items():
         if cx is None:
             lines.append(f"- n = {n}: no negative value on the pseudo-bloc grid (proves nothing).")
             continue
         shown = ", ".join(str(t) for t in cx.thresholds)
         lines.append(f"- n = {n}: alpha_W(p*, {shown}) in [{cx.value_lower:.9f}, {cx.value_upper:.9f}]"
                      f"{' < 0' if cx.certified_negative else ''}.")
-    six = guts.weenie_counterexample(6)
+    six = found.get(6)
     if six is not None:
         mean, err = guts.simulate_alpha([3.0 ** (-1 / 5)] + [float(t) for t in six.thresholds], 16_000_000, 6,
                                         weenie=True)

@@ -306,6 +306,14 @@ def _fraction_integral(lower, upper, groups, kind: str):
     return total
 
 
+def mesh_alpha_beta(own: int, others: Sequence[int], mesh: int, weenie: bool = False):
+    """Exact ``(α, β)`` for a player at mesh index ``own`` against players at mesh indices ``others``."""
+    from collections import Counter
+
+    step = Fraction(1, mesh - 1)
+    return alpha_beta_fraction(own * step, [(k * step, m) for k, m in sorted(Counter(others).items())], weenie)
+
+
 # --------------------------------------------------------------------------- 1 v N coalitions
 
 MAX_FULL_COLUMNS = 250_000
@@ -499,8 +507,6 @@ def solve_lazy(game: LazyCoalitionGame, certify_coalition: bool = True) -> "Coal
     would need every column in rational arithmetic and is left numeric
     (``certified_lower`` is ``None``).
     """
-    from collections import Counter
-
     from ..numeric.recursive import forced_value
     from ..verify.recursive import certify_upper, rational_strategy
 
@@ -510,12 +516,10 @@ def solve_lazy(game: LazyCoalitionGame, certify_coalition: bool = True) -> "Coal
     upper = None
     if certify_coalition:
         y = rational_strategy(high.col)
-        unit = Fraction(1, step)
         labels = {k: game.column_thresholds(high.cols[k]) for k in y}
 
         def entry(i: int, k: int):
-            groups = [(t * unit, m) for t, m in sorted(Counter(labels[k]).items())]
-            return alpha_beta_fraction(i * unit, groups, game.weenie)
+            return mesh_alpha_beta(i, labels[k], game.mesh, game.weenie)
 
         upper = certify_upper(y, range(game.mesh), entry, Fraction(1))
     coalition = [(tuple(round(k / step, 12) for k in game.column_thresholds(j)), float(w))
@@ -559,8 +563,6 @@ class CoalitionResult:
 def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc: bool = True,
                     certify: bool = True) -> CoalitionResult:
     """Fixed points of the value map from both fees (column generation), certified exactly (Theorem 1.2)."""
-    from collections import Counter
-    from fractions import Fraction
     from functools import lru_cache
 
     from ..numeric.recursive import RecursiveGame, forced_value
@@ -570,12 +572,10 @@ def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc
     recursive = RecursiveGame(game.A, game.B)
     low = forced_value(recursive, 1.0, "row")
     high = forced_value(recursive, 1.0, "col")
-    step = Fraction(1, mesh - 1)
 
     @lru_cache(maxsize=None)
     def entry(i: int, j: int):
-        groups = [(k * step, m) for k, m in sorted(Counter(game.columns[j]).items())]
-        return alpha_beta_fraction(i * step, groups, weenie)
+        return mesh_alpha_beta(i, game.columns[j], mesh, weenie)
 
     lower = upper = None
     if certify:
@@ -664,39 +664,38 @@ class TeamResult:
 
 def solve_team_game(team: int, opponents: int, mesh: int, weenie: bool = False, certify: bool = True) -> TeamResult:
     """Fixed points of T(V) = Value(A + BV) for the team game, certified by Theorem 1.2 on both sides."""
-    from collections import Counter
+    return solve_team(team_game(team, opponents, mesh, weenie), certify)
 
+
+def solve_team(game: TeamGame, certify: bool = True) -> TeamResult:
+    """Both fixed points of a built team game (fees ``-team`` and ``+opponents``) and their certificates."""
     from ..numeric.recursive import RecursiveGame, forced_value
     from ..verify.recursive import certify_lower, certify_upper, rational_strategy
 
-    game = team_game(team, opponents, mesh, weenie)
     recursive = RecursiveGame(game.A, game.B)
-    low = forced_value(recursive, float(team), "row")
-    high = forced_value(recursive, float(opponents), "col")
-    step = Fraction(1, mesh - 1)
+    low = forced_value(recursive, float(game.team), "row")
+    high = forced_value(recursive, float(game.opponents), "col")
 
     def entry(i: int, j: int) -> tuple[Fraction, Fraction]:
+        """The row team's exact total α and the common β."""
         row, col = game.rows[i], game.columns[j]
-        total, beta = Fraction(0), None
-        for k, own in enumerate(row):
-            others = Counter(row[:k] + row[k + 1:] + col)
-            a, b = alpha_beta_fraction(own * step, [(t * step, m) for t, m in sorted(others.items())], weenie)
-            total, beta = total + a, b
-        return total, beta
+        members = [mesh_alpha_beta(own, row[:k] + row[k + 1:] + col, game.mesh, game.weenie)
+                   for k, own in enumerate(row)]
+        return sum(a for a, _ in members), members[0][1]
 
     lower = upper = None
     if certify:
-        lower = certify_lower(rational_strategy(low.row), range(len(game.columns)), entry, Fraction(team))
+        lower = certify_lower(rational_strategy(low.row), range(len(game.columns)), entry, Fraction(game.team))
         dense = np.zeros(len(game.columns))
         dense[high.cols] = high.col
-        upper = certify_upper(rational_strategy(dense), range(len(game.rows)), entry, Fraction(opponents))
+        upper = certify_upper(rational_strategy(dense), range(len(game.rows)), entry, Fraction(game.opponents))
 
     def mix(labels, weights, indices):
-        out = [(tuple(round(k / (mesh - 1), 12) for k in labels[i]), float(w)) for i, w in zip(indices, weights)
-               if w > 1e-9]
+        out = [(tuple(round(k / (game.mesh - 1), 12) for k in labels[i]), float(w))
+               for i, w in zip(indices, weights) if w > 1e-9]
         return sorted(out, key=lambda c: -c[1])
 
-    return TeamResult(team, opponents, mesh, weenie, low.value, high.value,
+    return TeamResult(game.team, game.opponents, game.mesh, game.weenie, low.value, high.value,
                       mix(game.rows, low.row, range(len(game.rows))), mix(game.columns, high.col, high.cols),
                       lower, upper)
 
