@@ -544,7 +544,7 @@ def weenie_lines() -> list[str]:
                      f"on each of the {n} regions (local lemma on |p_j - p*| <= {proof.radius}), and "
                      f"{cert.bounded_boxes} boxes of the sorted cube with alpha_W > 0.")
     lines.append("")
-    lines.append("The conjecture is false from n = 6: a pseudo-bloc coalition (player 2 always holds, the others "
+    lines.append(f"The conjecture is false at n = {WEENIE_REFUTED[0]} and at every larger n checked: a pseudo-bloc coalition (player 2 always holds, the others "
                  "hold above a high threshold) makes player 1's one-round payoff negative at p*. Each value is a "
                  "certified enclosure at the rational thresholds shown (p* as a ball around the algebraic number):")
     lines.append("")
@@ -562,7 +562,7 @@ def weenie_lines() -> list[str]:
                                         weenie=True)
         lines.append(f"- Independent check of n = 6 from the rules (Monte Carlo, 16,000,000 deals, seed 6): "
                      f"{mean:.4f} +- {err:.4f} (one standard error).")
-    lines += ["", "So p* is not optimal against coalitions for n >= 6. The coalition game confirms it (pseudo-bloc "
+    lines += ["", f"So p* is not optimal against coalitions for n = {WEENIE_REFUTED[0]}..{WEENIE_REFUTED[-1]}. The coalition game confirms it (pseudo-bloc "
               "coalition, M = 101, both fixed points, Theorem 1.2 certificates): player 1's value against N "
               "opponents under the Weenie rule is", "", "| N (players N + 1) | player 1's value | certified bracket "
               "| coalition strategy |", "|---|---|---|---|"]
