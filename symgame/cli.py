@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     derive.add_argument("--all", action="store_true", help="regenerate the outputs of every game")
     derive.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output root (default: outputs)")
     derive.add_argument("--no-pdf", action="store_true", help="write the .tex without running pdflatex")
+    derive.add_argument("--recompute", action="store_true",
+                        help="recompute long study parts even when their content-hashed cache is current")
     derive.add_argument("--scores", nargs=2, type=int, metavar=("X1", "X2"),
                         help="jeopardy only: the two players' scores (X1 > X2 >= 0)")
     derive.add_argument("--grid", type=int, default=20, metavar="N",
@@ -150,7 +152,8 @@ def cmd_derive(args: argparse.Namespace) -> int:
             print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
             continue
         if name == "guts":
-            paths = write_guts_outputs(args.out / "guts", pdf=not args.no_pdf)
+            paths = write_guts_outputs(args.out / "guts", pdf=not args.no_pdf, recompute=args.recompute,
+                                       progress=_progress("guts"))
             print(f"{args.out / 'guts'}: wrote {len(paths)} files")
             continue
         if name == "billingham":
@@ -166,6 +169,12 @@ def cmd_derive(args: argparse.Namespace) -> int:
 
 SPECIAL = ("kuhn", "billingham", "guts")
 MAX_JEOPARDY_SCORE = 40
+
+
+def _progress(game: str):
+    def report(part: str, seconds: float) -> None:
+        print(f"{game}: part {part} done ({seconds:.0f} s)", file=sys.stderr, flush=True)
+    return report
 
 
 def derive_jeopardy_scores(args: argparse.Namespace) -> int:

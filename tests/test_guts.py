@@ -132,13 +132,35 @@ def test_guts_team_json_and_refusal(capsys):
 
 
 def test_committed_guts_outputs_are_fresh(tmp_path):
-    from symgame.export.guts_outputs import TEXT_FILES, write_guts_outputs
+    """The long parts come from the committed content-hashed cache (their keys must match the current code);
+    the cheap parts are recomputed; every committed text file must equal the rendering byte for byte."""
+    from symgame.export.guts_outputs import CACHE_FILE, TEXT_FILES, stale_parts, write_guts_outputs
 
-    write_guts_outputs(tmp_path, pdf=False, fine=False)
-    for name in TEXT_FILES:
-        committed = ROOT / "outputs" / "guts" / name
-        assert committed.exists(), f"{committed} missing: run `symgame derive guts`"
-        assert committed.read_bytes() == (tmp_path / name).read_bytes(), f"{committed} is stale"
+    committed = ROOT / "outputs" / "guts"
+    stale = stale_parts(committed)
+    assert not stale, f"outputs/guts: parts {stale} were computed by other code: run `symgame derive guts`"
+    write_guts_outputs(tmp_path, pdf=False, cache_from=committed)
+    for name in TEXT_FILES + (CACHE_FILE,):
+        assert (committed / name).exists(), f"{committed / name} missing: run `symgame derive guts`"
+        assert (committed / name).read_bytes() == (tmp_path / name).read_bytes(), f"{committed / name} is stale"
+
+
+def test_a_cached_part_is_reused_only_under_its_key(tmp_path, monkeypatch):
+    from symgame.export import cache, guts_outputs
+
+    store = cache.StudyCache(tmp_path / "c.json")
+    key = guts_outputs.part_key("mesh")
+    store.put("mesh", key, {"points": [[2, 101, 0.5]]})
+    store.save()
+    again = cache.StudyCache(tmp_path / "c.json")
+    assert again.get("mesh", key) == {"points": [[2, 101, 0.5]]}
+    assert again.get("mesh", "0" * 64) is None
+    # any change to a module the part reaches changes the key
+    real = cache._module_file
+    monkeypatch.setattr(cache, "_module_file", lambda name: tmp_path / "x.py" if name == "symgame.games.guts"
+                        else real(name))
+    (tmp_path / "x.py").write_text("# changed\n")
+    assert guts_outputs.part_key("mesh") != key
 
 
 def test_weenie_threshold_is_proved_safe_for_three_players_and_standard_guts_is_not():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -133,8 +134,7 @@ def _extrapolate(h: Sequence[float], v: Sequence[float]) -> tuple[float, float, 
     return v_inf, abs(v_inf - v[2]), p
 
 
-def continuum_markdown(points: Sequence[MeshPoint], results: Sequence) -> str:
-    fine = {r.opponents: -r.player1_value + 0.0 for r in results}
+def continuum_markdown(points: Sequence[MeshPoint], fine: dict[int, float]) -> str:
     lines = ["# Table 1 on the 1001-point mesh and a continuum estimate", "",
              "`table1_m1001.csv`: the 1 v N pseudo-bloc game on the mesh 0, 1/1000, ..., 1 (10^6 coalition "
              "columns per N, priced lazily on player 1's support rows; numeric fixed points from both sides; the "
@@ -166,7 +166,7 @@ def mesh_csv(points: Sequence[MeshPoint]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def extension_lines(rows: Sequence[TableRow], points: Sequence[MeshPoint]) -> list[str]:
+def extension_lines(rows: Sequence[TableRow]) -> list[str]:
     lines = ["", "## Beyond Table 1", "",
              "Larger coalitions on the 101-point mesh (numeric fixed points of both sides; `extension.csv`):", "",
              "| N | coalition value | player 1 | bloc (weight) | pseudo-bloc (weight) |", "|---|---|---|---|---|"]
@@ -177,7 +177,11 @@ def extension_lines(rows: Sequence[TableRow], points: Sequence[MeshPoint]) -> li
         p1 = ", ".join(f"{p:.2f} ({w:.2f})" for p, w in sorted(r.player1_strategy.items()))
         pseudo = "—" if pw == 0 else f"({s:.2f}, {q:.2f}) ({pw:.2f})"
         lines.append(f"| {r.opponents} | {row.coalition_value:.4f} | {p1} | {bloc:.2f} ({bw:.2f}) | {pseudo} |")
-    lines += ["", "Mesh refinement (`mesh_study.csv`): the value for the continuous game is estimated by the finest "
+    return lines
+
+
+def mesh_lines(points: Sequence[MeshPoint]) -> list[str]:
+    lines = ["", "Mesh refinement (`mesh_study.csv`): the value for the continuous game is estimated by the finest "
               "mesh, with the change from the previous mesh as a rough error estimate (a heuristic, not a bound):", "",
               "| N | M = 101 | M = 201 | M = 401 | estimate |", "|---|---|---|---|---|"]
     by_n: dict[int, dict[int, float]] = {}
@@ -361,15 +365,16 @@ def fit_values(rows: Sequence[TableRow]) -> Fit:
     return Fit(*map(float, params))
 
 
-def plot_values(rows: Sequence[TableRow], fit: Fit, path: Path) -> Path:
+def plot_values(plot: dict, path: Path) -> Path:
+    """Coalition value against N (``plot``: ``n``, ``values`` and the ``fit`` parameters, from the table part)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    n = [r.result.opponents for r in rows]
+    n, values, fit = plot["n"], plot["values"], Fit(*plot["fit"])
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)
-    ax.plot(n, [r.coalition_value for r in rows], "o", label="symgame (M = 101)")
+    ax.plot(n, values, "o", label="symgame (M = 101)")
     paper = sorted(PAPER_TABLE1.items())
     ax.plot([k for k, _ in paper], [v[0] for _, v in paper], "x", label="paper, Table 1")
     xs = np.linspace(2, max(n), 200)
@@ -379,10 +384,7 @@ def plot_values(rows: Sequence[TableRow], fit: Fit, path: Path) -> Path:
     ax.set_xlabel("coalition size N")
     ax.set_ylabel("value to the coalition (antes)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def plot_weenie_surface(path: Path, steps: int = 201) -> Path:
@@ -414,40 +416,55 @@ def plot_weenie_surface(path: Path, steps: int = 201) -> Path:
 FP_MESH, FP_STEPS = 101, 1000
 
 
-def fictitious_play_section(directory: Path | None) -> list[str]:
-    """Appendix C: fictitious play for 3-player Guts; the gap g(t) and G(t) = t g(t); Figure 5 analogue."""
+def fictitious_play_lines() -> tuple[list[str], dict]:
+    """Appendix C: fictitious play for 3-player Guts (exact); the gap g(t) and G(t) = t g(t); Figure 5 data."""
     from ..numeric.fictitious import fictitious_play
 
-    trace = fictitious_play(guts.three_player_tensors(FP_MESH), FP_STEPS)
+    trace = fictitious_play(guts.three_player_tensors(FP_MESH), FP_STEPS,
+                            denominator=guts.mesh_alpha_scale(3, FP_MESH))
     steps = np.arange(1, FP_STEPS + 1)
     G = steps * trace.gaps
-    if directory is not None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.6), dpi=100)
-        ax1.loglog(steps, trace.gaps, label="g(t)")
-        ax1.loglog(steps, G, label="G(t) = t g(t)")
-        ax1.set_xlabel("step t")
-        ax1.legend(fontsize=8)
-        for k in range(3):
-            ax2.plot(steps, trace.plays[:, k] / (FP_MESH - 1), lw=0.8, label=f"player {k + 1}")
-        ax2.axhline(2 ** -0.5, color="#999999", lw=0.6)
-        ax2.set_xlabel("step t")
-        ax2.set_ylabel("threshold played")
-        ax2.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(directory / "fp_gap.png", metadata={"Software": None})
-        plt.close(fig)
     last = trace.plays[-1] / (FP_MESH - 1)
     checkpoints = [10, 100, FP_STEPS]
-    return [f"- Fictitious play, 3-player Guts on {FP_MESH} mesh points, {FP_STEPS} steps from (0, 0, 0): the plays "
-            f"settle at {', '.join(f'{x:.2f}' for x in last)} (1/sqrt(2) = 0.7071; mesh spacing "
-            f"{1 / (FP_MESH - 1):.2f}); gap g(t) = " + ", ".join(f"{trace.gaps[t - 1]:.3g} at t = {t}" for t in checkpoints)
-            + "; G(t) = t g(t) = " + ", ".join(f"{G[t - 1]:.3g}" for t in checkpoints)
-            + " (bounded, so g ~ 1/t as the paper observes). Plot: `fp_gap.png`."]
+    lines = [f"- Fictitious play, 3-player Guts on {FP_MESH} mesh points, {FP_STEPS} steps from (0, 0, 0), in exact "
+             f"arithmetic (ties to the lowest threshold): the plays "
+             f"settle at {', '.join(f'{x:.2f}' for x in last)} (1/sqrt(2) = 0.7071; mesh spacing "
+             f"{1 / (FP_MESH - 1):.2f}); gap g(t) = " + ", ".join(f"{trace.gaps[t - 1]:.3g} at t = {t}" for t in checkpoints)
+             + "; G(t) = t g(t) = " + ", ".join(f"{G[t - 1]:.3g}" for t in checkpoints)
+             + " (bounded, so g ~ 1/t as the paper observes). Plot: `fp_gap.png`."]
+    return lines, {"gaps": [float(g) for g in trace.gaps], "plays": trace.plays.tolist()}
+
+
+def plot_fictitious_play(plot: dict, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gaps, plays = np.array(plot["gaps"]), np.array(plot["plays"])
+    steps = np.arange(1, len(gaps) + 1)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9.0, 3.6), dpi=100)
+    ax1.loglog(steps, gaps, label="g(t)")
+    ax1.loglog(steps, steps * gaps, label="G(t) = t g(t)")
+    ax1.set_xlabel("step t")
+    ax1.legend(fontsize=8)
+    for k in range(plays.shape[1]):
+        ax2.plot(steps, plays[:, k] / (FP_MESH - 1), lw=0.8, label=f"player {k + 1}")
+    ax2.axhline(2 ** -0.5, color="#999999", lw=0.6)
+    ax2.set_xlabel("step t")
+    ax2.set_ylabel("threshold played")
+    ax2.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def _save(fig, path: Path) -> Path:
+    """Write a figure without the metadata that would differ between runs, and close it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path
 
 
 def overshoot_example() -> list[str]:
@@ -508,7 +525,11 @@ def errata_markdown(fit: Fit, rows: Sequence[TableRow]) -> str:
                      + "): player 1's thresholds approach 1 and the mesh spacing 0.01 becomes the error. An "
                      "asymptote extrapolated from M = 101 is therefore not reliable; finer meshes are needed.")
     lines.append("")
-    lines += weenie_lines()
+    return "\n".join(lines) + "\n"
+
+
+def errata_table_markdown(rows: Sequence[TableRow]) -> str:
+    lines = []
     bad = [r for r in rows if r.result.opponents in PAPER_TABLE1
            and abs(r.coalition_value - PAPER_TABLE1[r.result.opponents][0]) > TOLERANCE]
     lines += ["## Table 1", "",
@@ -672,7 +693,7 @@ def restriction_erratum(checks: Sequence[RestrictionCheck]) -> str:
             "for the coalition, exact in some cases and not in others, with no monotone pattern in N or M.\n")
 
 
-def summary_markdown(rows: Sequence[TableRow], fit: Fit, directory: Path | None = None) -> str:
+def summary_markdown(rows: Sequence[TableRow], fit: Fit) -> str:
     lines = ["# Continuous Guts: 1 v N coalitions", "", f"Source: {guts.SOURCE}.", "",
              f"Computed by symgame {__version__}: player 1 against N opponents acting as one, thresholds on the "
              f"mesh 0, 1/{MESH - 1}, ..., 1, coalition restricted to bloc and pseudo-bloc strategies "
@@ -694,8 +715,6 @@ def summary_markdown(rows: Sequence[TableRow], fit: Fit, directory: Path | None 
                      f"{_ceil(r.certified_upper.bound, 8)}] | {p1} | {bloc:.2f} ({bw:.2f}) | "
                      f"{pseudo} | {'—' if paper is None else f'{paper[0]:.4f}'} |")
     lines += ["", f"Fit: V(N) = {fit.a:.4f} - {fit.b:.4f}/(N + {fit.c:.3f}).", "", "## Recursive games", ""]
-    lines += overshoot_example()
-    lines += fictitious_play_section(directory)
     return "\n".join(lines) + "\n"
 
 
@@ -719,44 +738,200 @@ def formulas_tex() -> str:
 
 
 TEXT_FILES = ("table1.csv", "table1.tex", "extension.csv", "mesh_study.csv", "summary.md", "errata.md", "jacob2.md",
-              "formulas.tex")
+              "formulas.tex", "table1_m1001.csv", "continuum.md", "full_game.md")
+CACHE_FILE = "study_cache.json"
 
 
-def write_guts_outputs(directory: Path, opponents: Sequence[int] = DEFAULT_OPPONENTS, pdf: bool = True,
-                       fine: bool = True) -> list[Path]:
+# --------------------------------------------------------------------------- study parts
+#
+# Each part computes JSON-ready data; the files are rendered from the parts' data in a fixed order.
+# Long parts are cached under a content key (symgame/export/cache.py) in outputs/guts/study_cache.json,
+# so `symgame derive guts` recomputes only what the code changed, and the freshness test can render
+# the committed files without minutes of LPs. Cheap parts are recomputed every time.
+
+def _part_table() -> dict:
+    rows = table_rows()
+    fit = fit_values(rows)
+    return {"table1.csv": table_csv(rows), "table1.tex": table_tex(rows), "summary": summary_markdown(rows, fit),
+            "errata_head": errata_markdown(fit, rows), "errata_table": errata_table_markdown(rows),
+            "plot": {"n": [r.result.opponents for r in rows], "values": [r.coalition_value for r in rows],
+                     "fit": [fit.a, fit.b, fit.c]}}
+
+
+def _part_extension() -> dict:
+    more = extended_rows()
+    return {"extension.csv": table_csv(more), "lines": extension_lines(more)}
+
+
+def _part_mesh() -> dict:
+    return {"points": [[p.opponents, p.mesh, p.value] for p in mesh_study()]}
+
+
+def _part_restriction() -> dict:
+    checks = restriction_checks()
+    return {"lines": restriction_lines(checks), "erratum": restriction_erratum(checks)}
+
+
+def _part_teams() -> dict:
+    return {"lines": team_lines()}
+
+
+def _part_weenie() -> dict:
+    return {"lines": weenie_lines()}
+
+
+def _part_fine() -> dict:
+    results = fine_results()
+    return {"csv": fine_csv(results), "values": {str(r.opponents): -r.player1_value + 0.0 for r in results}}
+
+
+def _part_full_game() -> dict:
+    fine_checks = restriction_checks(FINE_RESTRICTION_CASES)
+    return {"text": "# The full coalition game on a finer mesh (N = 6, M = 41: 9.4 million columns, about 4 minutes)\n"
+                    + "\n".join(restriction_lines(fine_checks)) + "\n"}
+
+
+def _part_recursive() -> dict:
+    trace_lines, plot = fictitious_play_lines()
+    return {"lines": overshoot_example() + trace_lines, "plot": plot}
+
+
+def _part_odd_man() -> dict:
+    summary, errata = odd_man_lines()
+    return {"summary": summary, "errata": errata}
+
+
+def _part_jacob() -> dict:
+    return {"lines": jacob_lines()}
+
+
+def _part_jacob2() -> dict:
+    return {"text": jacob2_markdown()}
+
+
+#: name -> (compute, cached). Cached parts take minutes; the others seconds.
+PARTS: dict[str, tuple] = {
+    "table": (_part_table, True), "extension": (_part_extension, True), "mesh": (_part_mesh, True),
+    "restriction": (_part_restriction, True), "teams": (_part_teams, True), "weenie": (_part_weenie, True),
+    "fine": (_part_fine, True), "full_game": (_part_full_game, True),
+    "recursive": (_part_recursive, False), "odd_man": (_part_odd_man, False), "jacob": (_part_jacob, False),
+    "jacob2": (_part_jacob2, False),
+}
+#: The code every part can reach: this module's imports (a change anywhere in them makes the cache stale).
+PART_ROOTS = ("symgame.export.guts_outputs",)
+
+
+def part_key(name: str) -> str:
+    from .cache import content_key
+
+    return content_key(f"guts/{name}", {}, PART_ROOTS)
+
+
+def compute_part(name: str) -> dict:
+    """Run one part (in a worker process when called through :func:`write_guts_outputs`)."""
+    return json.loads(json.dumps(PARTS[name][0]()))      # exactly what the cache would hold
+
+
+def stale_parts(directory: Path) -> list[str]:
+    """Cached parts whose committed result in ``directory`` was computed by other code (or is missing)."""
+    from .cache import StudyCache
+
+    cache = StudyCache(directory / CACHE_FILE)
+    return [name for name, (_, cached) in PARTS.items() if cached and cache.get(name, part_key(name)) is None]
+
+
+def write_guts_outputs(directory: Path, pdf: bool = True, recompute: bool = False, cache_from: Path | None = None,
+                       workers: int = 2, progress=None) -> list[Path]:
+    """Compute (or reuse) every part and render ``outputs/guts``.
+
+    A cached part is reused from ``cache_from / study_cache.json`` (default: ``directory``) when its
+    content key equals the current one and ``recompute`` is false; everything else is computed, each
+    part in its own worker process (``workers`` at a time; each process ends after its part, so the
+    memory of one large game is returned before the next starts). ``progress(name, seconds)``, if
+    given, is called as each part finishes.
+    """
+    import time
+
+    from .cache import StudyCache
     from .latex import compile_pdf
 
     directory.mkdir(parents=True, exist_ok=True)
-    rows = table_rows(opponents)
-    fit = fit_values(rows)
-    more = extended_rows()
-    points = mesh_study()
-    checks = restriction_checks()
-    odd_summary, odd_errata = odd_man_lines()
-    summary = (summary_markdown(rows, fit, directory) + "\n".join(extension_lines(more, points))
-               + "\n" + "\n".join(restriction_lines(checks)) + "\n" + "\n".join(team_lines()) + "\n"
-               + "\n".join(odd_summary) + "\n" + "\n".join(jacob_lines()) + "\n")
-    texts = {"table1.csv": table_csv(rows), "table1.tex": table_tex(rows), "extension.csv": table_csv(more),
-             "mesh_study.csv": mesh_csv(points), "summary.md": summary,
-             "errata.md": errata_markdown(fit, rows) + restriction_erratum(checks)
-             + ("\n## Appendix D\n\n" + "\n".join(odd_errata) + "\n" if odd_errata else ""), "formulas.tex": formulas_tex()}
-    texts["jacob2.md"] = jacob2_markdown()
+    old = StudyCache((cache_from or directory) / CACHE_FILE)
+    cache = StudyCache(directory / CACHE_FILE)
+    data: dict[str, dict] = {}
+    todo = []
+    for name, (_, cached) in PARTS.items():
+        key = part_key(name)
+        reused = None if (recompute or not cached) else old.get(name, key)
+        if reused is not None:
+            data[name] = reused
+        else:
+            todo.append(name)
+    started = time.perf_counter()
+    for name, result in run_parts(todo, workers):
+        data[name] = result
+        if progress:
+            progress(name, time.perf_counter() - started)
+    for name, (_, cached) in PARTS.items():
+        if cached:
+            cache.put(name, part_key(name), data[name])
+    texts = render_files(data)
     paths = []
-    if fine:   # the 1001-point mesh and N = 6 at M = 41 (about 10 minutes); a test recomputes one row
-        results = fine_results()
-        fine_checks = restriction_checks(FINE_RESTRICTION_CASES)
-        full_game = ("# The full coalition game on a finer mesh (N = 6, M = 41: 9.4 million columns, about 4 minutes)\n"
-                     + "\n".join(restriction_lines(fine_checks)) + "\n")
-        for name, text in (("table1_m1001.csv", fine_csv(results)), ("continuum.md", continuum_markdown(points, results)),
-                           ("full_game.md", full_game)):
-            (directory / name).write_text(text, encoding="utf-8")
-            paths.append(directory / name)
     for name in TEXT_FILES:
         (directory / name).write_text(texts[name], encoding="utf-8")
         paths.append(directory / name)
-    paths.append(plot_values(rows, fit, directory / "value_vs_N.png"))
-    paths.append(directory / "fp_gap.png")
+    paths.append(cache.save())
+    paths.append(plot_values(data["table"]["plot"], directory / "value_vs_N.png"))
+    paths.append(plot_fictitious_play(data["recursive"]["plot"], directory / "fp_gap.png"))
     paths.append(plot_weenie_surface(directory / "weenie_surface.png"))
     if pdf:
         compile_pdf(directory / "formulas.tex")
     return paths
+
+
+#: Thread counts pinned in the worker processes: one BLAS thread each, so a sum is added in the same
+#: order whatever the machine's core count or the user's environment (the parts run in parallel instead).
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def run_parts(names: Sequence[str], workers: int = 2):
+    """Yield ``(name, data)`` as parts finish, each computed in a fresh single-threaded process."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    if not names:
+        return
+    saved = {k: os.environ.get(k) for k in SINGLE_THREADED}
+    os.environ.update(SINGLE_THREADED)
+    try:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1) as pool:
+            futures = {pool.submit(compute_part, name): name for name in names}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def render_files(data: dict[str, dict]) -> dict[str, str]:
+    """Every text file of ``outputs/guts`` from the parts' data (no computation beyond formatting)."""
+    points = [MeshPoint(*p) for p in data["mesh"]["points"]]
+    fine_values = {int(n): v for n, v in data["fine"]["values"].items()}
+    odd = data["odd_man"]
+    summary = (data["table"]["summary"] + "\n".join(data["recursive"]["lines"]) + "\n"
+               + "\n".join(data["extension"]["lines"] + mesh_lines(points))
+               + "\n" + "\n".join(data["restriction"]["lines"]) + "\n" + "\n".join(data["teams"]["lines"]) + "\n"
+               + "\n".join(odd["summary"]) + "\n" + "\n".join(data["jacob"]["lines"]) + "\n")
+    errata = (data["table"]["errata_head"] + "\n".join(data["weenie"]["lines"]) + "\n" + data["table"]["errata_table"]
+              + data["restriction"]["erratum"]
+              + ("\n## Appendix D\n\n" + "\n".join(odd["errata"]) + "\n" if odd["errata"] else ""))
+    return {"table1.csv": data["table"]["table1.csv"], "table1.tex": data["table"]["table1.tex"],
+            "extension.csv": data["extension"]["extension.csv"], "mesh_study.csv": mesh_csv(points),
+            "summary.md": summary, "errata.md": errata, "jacob2.md": data["jacob2"]["text"],
+            "formulas.tex": formulas_tex(), "table1_m1001.csv": data["fine"]["csv"],
+            "continuum.md": continuum_markdown(points, fine_values), "full_game.md": data["full_game"]["text"]}

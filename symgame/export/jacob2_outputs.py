@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..games import jacob2
 
 FP_STARTS, FP_STEPS, FP_SEED = 12, 3000, 5
-SEARCH_STARTS, SEARCH_SEED = 60, 7
+SEARCH_STARTS, SEARCH_SEED = 100, 7
 
 
 def _profile_text(profile) -> str:

@@ -805,11 +805,76 @@ def weenie_grid_minimum(n: int, steps: int = 40) -> GridMinimum:
 
 
 def three_player_tensors(mesh: int, weenie: bool = False) -> list[np.ndarray]:
-    """Each player's one-shot payoff α on the mesh, as tensors indexed (player 1, player 2, player 3)."""
-    g = np.linspace(0.0, 1.0, mesh)
-    a, b, c = g[:, None, None], g[None, :, None], g[None, None, :]
-    return [alpha_numeric(a, [(b, 1), (c, 1)], weenie), alpha_numeric(b, [(a, 1), (c, 1)], weenie),
-            alpha_numeric(c, [(a, 1), (b, 1)], weenie)]
+    """Each player's one-shot payoff α on the mesh, exactly, as integer tensors indexed (player 1, 2, 3).
+
+    Entry ``[i, j, k]`` is ``α · scale`` at thresholds ``(i, j, k) / (mesh - 1)``, where the positive
+    integer ``scale`` (:func:`mesh_alpha_scale`) is common to all entries: the piecewise polynomial
+    of :func:`alpha_exact` evaluated in integer arithmetic, one ordering of the thresholds at a time
+    (α is continuous, so a tie may take either ordering's polynomial). Exact tensors make fictitious
+    play's best responses, and its tie-breaking, independent of floating-point rounding.
+    """
+    own = mesh_alpha_tensor(3, mesh, weenie)
+    return [own, own.transpose(1, 0, 2), own.transpose(1, 2, 0)]
+
+
+def mesh_alpha_scale(n: int, mesh: int, weenie: bool = False) -> int:
+    """The integer by which :func:`mesh_alpha_tensor` multiplies α."""
+    return _mesh_alpha_polys(n, weenie)[1] * (mesh - 1) ** _mesh_alpha_polys(n, weenie)[2]
+
+
+def _mesh_alpha_polys(n: int, weenie: bool, _cache: dict = {}):   # noqa: B006 - a deliberate memo
+    key = (n, weenie)
+    if key not in _cache:
+        import itertools
+        import math
+
+        p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
+        polys = {order: sp.Poly(alpha_exact(p, order, weenie), *p, domain=sp.QQ)
+                 for order in itertools.permutations(range(n))}
+        denominator = math.lcm(*(int(sp.fraction(c)[1]) for poly in polys.values() for c in poly.coeffs()))
+        degree = max(poly.total_degree() for poly in polys.values())
+        _cache[key] = (polys, denominator, degree)
+    return _cache[key]
+
+
+def mesh_alpha_tensor(n: int, mesh: int, weenie: bool = False) -> np.ndarray:
+    """Player 1's α · :func:`mesh_alpha_scale` at every mesh profile, shape ``(mesh,) * n``, exact int64."""
+    polys, denominator, degree = _mesh_alpha_polys(n, weenie)
+    h = mesh - 1
+    grids = np.meshgrid(*([np.arange(mesh, dtype=np.int64)] * n), indexing="ij")
+    out = np.zeros((mesh,) * n, dtype=np.int64)
+    done = np.zeros((mesh,) * n, dtype=bool)
+    for order, poly in polys.items():
+        mask = ~done
+        for a, b in zip(order, order[1:]):
+            mask &= grids[a] <= grids[b]
+        value = np.zeros(int(mask.sum()), dtype=np.int64)
+        points = [g[mask] for g in grids]
+        for monomial, coeff in poly.terms():
+            c = sp.Rational(coeff) * denominator * h ** (degree - sum(monomial))
+            term = np.full(value.shape, int(c), dtype=np.int64)
+            for x, e in zip(points, monomial):
+                term *= x ** e
+            value += term
+        out[mask] = value
+        done |= mask
+    return out
+
+
+_P_STAR = sp.Symbol("c", positive=True)
+
+
+def _alpha_at_p_star(n: int, order: Sequence[int], weenie: bool) -> sp.Poly:
+    """α on one ordering with player 1's threshold as the symbol ``c`` (p*), over Q in (c, p2..pn)."""
+    p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
+    return sp.Poly(alpha_exact(p, order, weenie=weenie).subs(p[0], _P_STAR), _P_STAR, *p[1:], domain=sp.QQ)
+
+
+def _p_star_ball(n: int, weenie: bool):
+    """p* = 3^(-1/(n-1)) (Weenie) or 2^(-1/(n-1)) as a certified ``arb`` ball."""
+    from flint import arb
+
+    return arb(3 if weenie else 2) ** (arb(-1) / (n - 1))
 
 
 @dataclass(frozen=True)
@@ -847,24 +912,20 @@ def weenie_guarantee_boxes(n: int, min_width: Fraction = Fraction(1, 2 ** 12), w
     With ``weenie=False`` the same question for standard Guts and
     ``p* = 2^(-1/(n-1))``, where a coalition wins: the proof must fail.
     """
-    from flint import arb
-
     from ..verify.positivity import (arb_polynomial, certify_nonnegative, quadratic_zero_lemma,
                                      taylor_at_algebraic_point, to_arb)
 
-    C = sp.Symbol("c", positive=True)
-    p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
-    base = 3 if weenie else 2
-    minimal = sp.Poly(base * C ** (n - 1) - 1, C, domain=sp.QQ)
-    c_ball = arb(base) ** (arb(-1) / (n - 1))
+    minimal = sp.Poly((3 if weenie else 2) * _P_STAR ** (n - 1) - 1, _P_STAR, domain=sp.QQ)
+    c_ball = _p_star_ball(n, weenie)
     polys, lemmas = [], []
     for position in range(n):
         order = list(range(1, n))
         order.insert(position, 0)
-        exact = sp.Poly(alpha_exact(p, order, weenie=weenie).subs(p[0], C), C, *p[1:], domain=sp.QQ)
-        polys.append(arb_polynomial(exact, C, c_ball))
+        exact = _alpha_at_p_star(n, order, weenie)
+        polys.append(arb_polynomial(exact, _P_STAR, c_ball))
         orthant = [-1] * position + [1] * (n - 1 - position)
-        lemmas.append(quadratic_zero_lemma(taylor_at_algebraic_point(exact, C, minimal), n - 1, c_ball, orthant))
+        lemmas.append(quadratic_zero_lemma(taylor_at_algebraic_point(exact, _P_STAR, minimal), n - 1, c_ball,
+                                           orthant))
     radius = min(lemma.radius for lemma in lemmas)
     r = to_arb(radius)
 
@@ -902,20 +963,15 @@ class WeenieCounterexample:
 
 def weenie_alpha_ball(n: int, thresholds: Sequence[Fraction], weenie: bool = True):
     """α_W(p*, p2..pn) at rational opponents' thresholds as a certified ``arb`` ball (p* algebraic, see above)."""
-    from flint import arb
-
     from ..verify.positivity import arb_polynomial, to_arb
 
-    C = sp.Symbol("c", positive=True)
-    p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
-    c_ball = arb(3 if weenie else 2) ** (arb(-1) / (n - 1))
+    c_ball = _p_star_ball(n, weenie)
     balls = [to_arb(t) for t in thresholds]
     if not all(b < c_ball or b > c_ball for b in balls):
         raise ValueError("a threshold could not be placed relative to p*; choose another rational point")
     ordered = sorted(range(1, n), key=lambda k: thresholds[k - 1])
     ordered.insert(sum(1 for b in balls if b < c_ball), 0)
-    exact = sp.Poly(alpha_exact(p, ordered, weenie=weenie).subs(p[0], C), C, *p[1:], domain=sp.QQ)
-    return arb_polynomial(exact, C, c_ball).evaluate(balls)
+    return arb_polynomial(_alpha_at_p_star(n, ordered, weenie), _P_STAR, c_ball).evaluate(balls)
 
 
 def weenie_counterexample(n: int, steps: int = 40) -> WeenieCounterexample | None:

@@ -47,7 +47,7 @@ def tensors() -> list[np.ndarray]:
     """Each player's payoff indexed by the three choices (index 0: names 1, index 1: names 2)."""
     out = []
     for player in range(3):
-        t = np.zeros((2, 2, 2))
+        t = np.zeros((2, 2, 2), dtype=np.int64)
         for a, b, c in itertools.product(range(2), repeat=3):
             t[a, b, c] = pure_payoff(player, (a + 1, b + 1, c + 1))
         out.append(t)

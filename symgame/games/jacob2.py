@@ -18,12 +18,13 @@ paper did not list.
 from __future__ import annotations
 
 import itertools
+from math import fsum
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
-from scipy.optimize import linprog, minimize
+from scipy.optimize import linprog
 
 from ..numeric.fictitious import fictitious_play
 
@@ -215,7 +216,7 @@ class FictitiousPlayEnd:
 
 
 def fictitious_play_ends(name: str, starts: int, steps: int, seed: int) -> list[FictitiousPlayEnd]:
-    ts = [t.astype(float) for t in tensors(name)]
+    ts = tensors(name)
     m = ts[0].shape[0]
     rng = np.random.default_rng(seed)
     out = []
@@ -231,34 +232,118 @@ def search_equilibria(name: str, starts: int, seed: int, denominator: int = 60) 
 
     Each local minimum is rounded to rationals (denominators <= ``denominator``) and kept only
     if its exact regret is 0, so every returned profile is an equilibrium; the search can miss some.
+    The set returned is closed under the game's symmetry (a permutation of the players maps an
+    equilibrium to an equilibrium; each image is checked exactly).
+
+    The search is reproducible bit for bit on any machine: the starting points are uniform
+    variates of NumPy's PCG64 generator (integer arithmetic), and the optimiser
+    (:func:`_bfgs`, on the squared-regret function of :func:`_regret_objective`) runs in plain
+    Python floats — IEEE-754 multiplications and divisions, sums by ``math.fsum`` (correctly rounded), with
+    no BLAS, no vectorised ``exp`` and no library line search, whose results differ between CPUs
+    and thread counts. (With SciPy's BFGS the set of equilibria found changed between machines.)
     """
     ts = tensors(name)
-    tf = [t.astype(float) for t in ts]
     m = ts[0].shape[0]
+    own_first = _own_first_tensors(ts)
     rng = np.random.default_rng(seed)
-
-    def split(z):
-        e = np.exp(z.reshape(3, m) - z.reshape(3, m).max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
-
-    def objective(z):
-        p = split(z)
-        total = 0.0
-        for k in range(3):
-            others = [p[j] for j in range(3) if j != k]
-            vals = np.einsum("abc,b,c->a" if k == 0 else "abc,a,c->b" if k == 1 else "abc,a,b->c",
-                             tf[k], *others)
-            total += float(np.sum(np.maximum(vals - vals @ p[k], 0.0) ** 2))
-        return total
-
-    found: dict[Profile, None] = {}
+    found: set[Profile] = set()
     for _ in range(starts):
-        z = minimize(objective, rng.normal(scale=2.0, size=3 * m), method="BFGS").x
-        p = split(z)
-        profile = tuple(_round_simplex(row, denominator) for row in p)
+        z0 = [0.05 + float(v) for v in rng.random(3 * m)]
+        z = _bfgs(lambda x: _regret_objective(own_first, x, m), z0)
+        profile = tuple(_round_simplex(np.array(_from_squares(z[k * m:(k + 1) * m])), denominator) for k in range(3))
         if regret(ts, profile) == 0:
-            found[profile] = None
-    return sorted(found)
+            found.add(profile)
+    closed = set(found)
+    for profile in found:
+        for perm in itertools.permutations(range(3)):
+            image = tuple(profile[perm[k]] for k in range(3))
+            if image not in closed and regret(ts, image) == 0:
+                closed.add(image)
+    return sorted(closed)
+
+
+def _own_first_tensors(ts: Sequence[np.ndarray]) -> list[list]:
+    """``U[k][a][b][c]``: player k's payoff for own action a, the lower-numbered other's b, the other's c."""
+    m = ts[0].shape[0]
+    axes = ((0, 1, 2), (1, 0, 2), (2, 0, 1))
+    out = []
+    for k in range(3):
+        t = np.transpose(ts[k], axes[k])
+        out.append([[[float(t[a, b, c]) for c in range(m)] for b in range(m)] for a in range(m)])
+    return out
+
+
+def _from_squares(z: Sequence[float]) -> list[float]:
+    total = fsum(v * v for v in z)
+    return [v * v / total for v in z]
+
+
+def _regret_objective(U: list, x: Sequence[float], m: int) -> tuple[float, list[float]]:
+    """Σ_k Σ_a max(u_k(a) - u_k(p), 0)² and its gradient, with p_k = z_k² / |z_k|² (plain floats)."""
+    z = [list(x[k * m:(k + 1) * m]) for k in range(3)]
+    p = [_from_squares(zk) for zk in z]
+    grad_p = [[0.0] * m for _ in range(3)]
+    total = 0.0
+    others = ((1, 2), (0, 2), (0, 1))
+    for k in range(3):
+        i, j = others[k]
+        Uk, pi, pj = U[k], p[i], p[j]
+        Mi = [[fsum(Uk[a][b][c] * pj[c] for c in range(m)) for b in range(m)] for a in range(m)]
+        Mj = [[fsum(Uk[a][b][c] * pi[b] for b in range(m)) for c in range(m)] for a in range(m)]
+        v = [fsum(Mi[a][b] * pi[b] for b in range(m)) for a in range(m)]
+        w = fsum(p[k][a] * v[a] for a in range(m))
+        r = [max(v[a] - w, 0.0) for a in range(m)]
+        total += fsum(ra * ra for ra in r)
+        R = fsum(r)
+        for a in range(m):
+            grad_p[k][a] -= 2.0 * R * v[a]
+        coef = [2.0 * (r[a] - R * p[k][a]) for a in range(m)]
+        for b in range(m):
+            grad_p[i][b] += fsum(coef[a] * Mi[a][b] for a in range(m))
+            grad_p[j][b] += fsum(coef[a] * Mj[a][b] for a in range(m))
+    grad = []
+    for k in range(3):
+        scale = fsum(zz * zz for zz in z[k])
+        mean = fsum(g * q for g, q in zip(grad_p[k], p[k]))
+        grad += [2.0 * z[k][b] / scale * (grad_p[k][b] - mean) for b in range(m)]
+    return total, grad
+
+
+def _bfgs(fun, x0: Sequence[float], iterations: int = 400, tolerance: float = 1e-22) -> list[float]:
+    """A plain-Python BFGS with Armijo backtracking; deterministic to the last bit on any IEEE machine."""
+    n = len(x0)
+    x = list(x0)
+    f, g = fun(x)
+    H = [[float(i == j) for j in range(n)] for i in range(n)]
+    for _ in range(iterations):
+        if f <= tolerance:
+            break
+        d = [-fsum(H[i][j] * g[j] for j in range(n)) for i in range(n)]
+        slope = fsum(di * gi for di, gi in zip(d, g))
+        if slope >= 0:      # not a descent direction: restart from steepest descent
+            H = [[float(i == j) for j in range(n)] for i in range(n)]
+            d, slope = [-gi for gi in g], -fsum(gi * gi for gi in g)
+        step = 1.0
+        for _ in range(50):
+            trial = [xi + step * di for xi, di in zip(x, d)]
+            f_new, g_new = fun(trial)
+            if f_new <= f + 1e-4 * step * slope:
+                break
+            step *= 0.5
+        else:
+            break
+        s_vec = [t - xi for t, xi in zip(trial, x)]
+        y_vec = [a - b for a, b in zip(g_new, g)]
+        sy = fsum(a * b for a, b in zip(s_vec, y_vec))
+        x, f, g = trial, f_new, g_new
+        if sy > 1e-150:   # (sy squared must not underflow)
+            Hy = [fsum(H[i][j] * y_vec[j] for j in range(n)) for i in range(n)]
+            yHy = fsum(a * b for a, b in zip(y_vec, Hy))
+            c1 = (sy + yHy) / (sy * sy)
+            for i in range(n):
+                for j in range(n):
+                    H[i][j] += c1 * s_vec[i] * s_vec[j] - (Hy[i] * s_vec[j] + s_vec[i] * Hy[j]) / sy
+    return x
 
 
 def _round_simplex(row: np.ndarray, denominator: int) -> tuple[Fraction, ...]:

@@ -65,24 +65,52 @@ def _psi(y: np.ndarray, z: np.ndarray, reverse: bool) -> np.ndarray:
 
 
 def asynchronous_value(reverse: bool, starts: int = 40, seed: int = 0) -> CoalitionValues:
-    """min over independent y, z of max_j Ψ_j(y, z), found numerically and proved with z3."""
+    """min over independent y, z of max_j Ψ_j(y, z), found numerically and proved with z3.
+
+    Every local optimum is rounded to rationals and valued exactly; the smallest exact value is
+    kept, and the witness is chosen canonically among the exact optima found: each is replaced by
+    the lexicographically smallest member of its orbit under the game's symmetries (renaming the
+    numbers 1, 2, 3, and exchanging players 2 and 3), and the smallest of those is reported. So the
+    reported witness does not depend on which symmetric copy the optimiser's path happened to reach.
+    """
     rng = np.random.default_rng(seed)
-    best = None
     cons = [{"type": "eq", "fun": lambda w: w[0:3].sum() - 1}, {"type": "eq", "fun": lambda w: w[3:6].sum() - 1}]
     for k in range(3):
         cons.append({"type": "ineq", "fun": lambda w, k=k: w[6] - _psi(w[0:3], w[3:6], reverse)[k]})
+    found: dict[tuple, Fraction] = {}
     for _ in range(starts):
         y, z = rng.dirichlet(np.ones(3)), rng.dirichlet(np.ones(3))
         w0 = np.concatenate([y, z, [_psi(y, z, reverse).max()]])
         res = minimize(lambda w: w[6], w0, constraints=cons, bounds=[(0, 1)] * 6 + [(None, None)], method="SLSQP")
-        if res.success and (best is None or res.fun < best.fun - 1e-12):
-            best = res
-    y = [Fraction(v).limit_denominator(12) for v in best.x[0:3]]
-    z = [Fraction(v).limit_denominator(12) for v in best.x[3:6]]
-    y, z = [v / sum(y) for v in y], [v / sum(z) for v in z]
-    value = max(sum(payoff(a, b, c, reverse) * y[b] * z[c] for b in range(3) for c in range(3)) for a in range(3))
-    return CoalitionValues(reverse, *synchronous_value(reverse), value, (tuple(y), tuple(z)),
-                           _nothing_better(value, reverse))
+        if not res.success:
+            continue
+        witness = (_round_simplex(res.x[0:3]), _round_simplex(res.x[3:6]))
+        found[_canonical(witness)] = _exact_value(witness, reverse)
+    if not found:
+        raise RuntimeError("no local optimisation of the asynchronous coalition succeeded")
+    value = min(found.values())
+    witness = min(w for w, v in found.items() if v == value)
+    return CoalitionValues(reverse, *synchronous_value(reverse), value, witness, _nothing_better(value, reverse))
+
+
+def _round_simplex(x: np.ndarray) -> tuple[Fraction, ...]:
+    q = [Fraction(float(v)).limit_denominator(12) for v in x]
+    return tuple(v / sum(q) for v in q)
+
+
+def _exact_value(witness: tuple, reverse: bool) -> Fraction:
+    y, z = witness
+    return max(sum(payoff(a, b, c, reverse) * y[b] * z[c] for b in range(3) for c in range(3)) for a in range(3))
+
+
+def _canonical(witness: tuple) -> tuple:
+    """The lexicographically smallest image of (y, z) under renamings of 1, 2, 3 and the swap y <-> z."""
+    y, z = witness
+    images = []
+    for perm in itertools.permutations(range(3)):
+        py, pz = tuple(y[perm[k]] for k in range(3)), tuple(z[perm[k]] for k in range(3))
+        images += [(py, pz), (pz, py)]
+    return min(images)
 
 
 def _nothing_better(value: Fraction, reverse: bool) -> Decision:
