@@ -333,3 +333,13 @@ def test_lazily_priced_full_game_equals_the_stored_one_and_certifies_the_coaliti
     assert lazy.certified_lower is None and lazy.certified_upper.holds
     assert dense.certified_lower.bound <= lazy.certified_upper.bound
     assert lazy.certified_upper.bound - Fraction(lazy.coalition_side_value) < Fraction(1, 10**6)
+
+
+def test_values_are_rounded_from_their_certified_brackets():
+    from symgame.export.guts_outputs import stable_decimal
+
+    assert stable_decimal(Fraction(132449, 10**7), Fraction(132452, 10**7), 4) == "0.0132"
+    assert stable_decimal(Fraction(13249, 10**6), Fraction(13251, 10**6), 4) == "0.013"     # straddles 0.01325
+    assert stable_decimal(Fraction(-3, 10**7), Fraction(2, 10**7), 6) == "0.000000"
+    assert stable_decimal(Fraction(-1, 2), Fraction(-1, 2) + Fraction(1, 10**9), 3) == "-0.500"
+    assert stable_decimal(Fraction(0), Fraction(1), 4).startswith("[")

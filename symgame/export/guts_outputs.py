@@ -40,6 +40,19 @@ class TableRow:
     def coalition_value(self) -> float:
         return -self.result.player1_value + 0.0   # no negative zero in the tables
 
+    def value_text(self, digits: int) -> str:
+        """The coalition value to ``digits`` decimals, rounded from its certified bracket when there is one.
+
+        Every number in the bracket rounds to the text shown (fewer digits are shown if the bracket
+        straddles a rounding boundary), so the text does not depend on the floating-point fixed point.
+        Without certificates the float is formatted (numeric, not certified).
+        """
+        r = self.result
+        if r.certified_lower is None or r.certified_upper is None or None in (r.certified_lower.bound,
+                                                                              r.certified_upper.bound):
+            return f"{self.coalition_value:.{digits}f}"
+        return stable_decimal(-r.certified_upper.bound, -r.certified_lower.bound, digits)
+
     def bloc(self) -> tuple[float, float]:
         blocs = [(c, w) for c, w in self.result.coalition_strategy if len(set(c)) == 1 or max(c) - min(c) <= 0.011]
         if not blocs:
@@ -80,9 +93,12 @@ def mesh_study(cases: tuple = MESH_STUDY) -> list[MeshPoint]:
     out = []
     for n in cases[0]:
         for m in cases[1]:
-            game = guts.pseudo_bloc_game(n, m)
-            value = -forced_value(RecursiveGame(game.A, game.B), 1.0, "row").value + 0.0
-            out.append(MeshPoint(n, m, value))
+            if m > guts.DENSE_PSEUDO_BLOC_MESH:      # priced lazily: the dense M x M^2 matrices need gigabytes
+                game = guts.LazyPseudoBlocGame(n, m)
+            else:
+                dense = guts.pseudo_bloc_game(n, m)
+                game = RecursiveGame(dense.A, dense.B)
+            out.append(MeshPoint(n, m, -forced_value(game, 1.0, "row").value + 0.0))
     return out
 
 
@@ -286,6 +302,16 @@ def _mix(strategy: Sequence[tuple[tuple[float, ...], float]]) -> str:
     return "; ".join(f"({', '.join(f'{t:.2f}' for t in th)}) {w:.2f}" for th, w in strategy)
 
 
+def stable_decimal(lower: Fraction, upper: Fraction, digits: int) -> str:
+    """The shortest-safe rounding of every number in [lower, upper]: ``digits`` decimals if both ends round
+    alike, else the most decimals at which they do; the bracket itself if they differ even at 1."""
+    for d in range(digits, 0, -1):
+        low, high = round(lower * 10 ** d), round(upper * 10 ** d)
+        if low == high:
+            return _decimal(low, d)
+    return f"[{_floor(lower, digits)}, {_ceil(upper, digits)}]"
+
+
 def _floor(value: Fraction, digits: int = 10) -> str:
     return _decimal(math.floor(value * 10**digits), digits)
 
@@ -317,7 +343,7 @@ def table_csv(rows: Sequence[TableRow]) -> str:
         (s, q), pw = row.pseudo()
         paper = PAPER_TABLE1.get(r.opponents)
         writer.writerow([
-            r.opponents, r.mesh, f"{row.coalition_value:.6f}",
+            r.opponents, r.mesh, row.value_text(6),
             "" if r.certified_lower is None else _floor(r.certified_lower.bound),
             "" if r.certified_upper is None else _ceil(r.certified_upper.bound),
             ";".join(f"{p:.2f}:{w:.4f}" for p, w in sorted(r.player1_strategy.items())),
@@ -338,7 +364,7 @@ def table_tex(rows: Sequence[TableRow]) -> str:
         (s, q), pw = row.pseudo()
         p1 = ", ".join(f"{p:.2f}" for p in sorted(r.player1_strategy))
         pseudo = "--" if pw == 0 else f"({s:.2f}, {q:.2f}) ({pw:.2f})"
-        lines.append(f"{r.opponents} & {row.coalition_value:.4f} & $[{_floor(r.certified_lower.bound, 6)}, "
+        lines.append(f"{r.opponents} & {row.value_text(4)} & $[{_floor(r.certified_lower.bound, 6)}, "
                      f"{_ceil(r.certified_upper.bound, 6)}]$ & {p1} & {bloc:.2f} ({bw:.2f}) & "
                      f"{pseudo} \\\\")
     lines.append(r"\end{tabular}")
@@ -659,21 +685,34 @@ def jacob_lines() -> list[str]:
              f"- The atlas engine (case splitting, exact) finds {len(profiles)} equilibria, (s1, s2, s3) = probability of "
              f"naming 1: {', '.join(profiles)}: the paper's three types (0, 1, 1), (2/3, 2/3, 2/3), (1, 1/3, 1/3) "
              "with their permutations, and no others."]
-    ends = []
+    equilibria = []
+    for family in atlas.families:
+        values = dict(family.members[0].branch.values)
+        equilibria.append(tuple(Fraction(str(values[f"s{k}"])) for k in (1, 2, 3)))
+    kinds: dict[str, list[str]] = {}
     for start in itertools.product(range(2), repeat=3):
         trace = fictitious_play(jacob.tensors(), 2000, start)
-        ends.append((start, tuple(round(float(m[0]), 2) for m in trace.mixtures)))
-    kinds = {}
-    for start, mix in ends:
-        kind = "(0, 1, 1) type" if sorted(mix) == [0.0, 1.0, 1.0] else "(1, 1/3, 1/3) type" \
-            if sorted(mix) == [0.33, 0.33, 1.0] else f"other {mix}"
+        mix = tuple(m[0] for m in trace.mixtures)           # exact probabilities of naming 1
+        near = [eq for eq in equilibria if max(abs(float(a - b)) for a, b in zip(eq, mix)) <= 0.02]
+        kind = (f"the {_jacob_type(near[0])} type" if near else
+                "no equilibrium within 0.02 (" + ", ".join(f"{float(x):.2f}" for x in mix) + ")")
         kinds.setdefault(kind, []).append("".join(str(c + 1) for c in start))
-    lines.append("- Fictitious play (2000 steps) from each of the 8 pure starting profiles ends at: "
+    elsewhere = sorted(s for kind, starts in kinds.items() if kind != "the (0, 1, 1) type" for s in starts)
+    lines.append("- Fictitious play (2000 steps, exact arithmetic, ties to the lowest action) from each of the 8 pure "
+                 "starting profiles ends within 0.02 of: "
                  + "; ".join(f"{k} from {', '.join(v)}" for k, v in sorted(kinds.items()))
-                 + ". The paper reports convergence to the (0, 1, 1) type; from the starts where two players "
-                 "name 2 and one names 1, simultaneous fictitious play with first-index tie-breaking reaches "
-                 "the (1, 1/3, 1/3) type instead.")
+                 + ". The paper reports convergence to the (0, 1, 1) type; "
+                 + (f"from {len(elsewhere)} of the 8 starts ({', '.join(elsewhere)}) it ends elsewhere."
+                    if elsewhere else "so does every start here."))
     return lines
+
+
+def _jacob_type(profile: Sequence[Fraction]) -> str:
+    """The permutation type of a Jacob-game equilibrium, as the sorted profile with its smallest entry first."""
+    values = sorted(profile)
+    if len(set(values)) == 2 and values.count(values[0]) == 2:      # (a, a, b): write the odd entry first
+        values = [values[2], values[0], values[1]]
+    return "(" + ", ".join(str(v) for v in values) + ")"
 
 
 def restriction_erratum(checks: Sequence[RestrictionCheck]) -> str:
@@ -711,7 +750,7 @@ def summary_markdown(rows: Sequence[TableRow], fit: Fit) -> str:
         paper = PAPER_TABLE1.get(r.opponents)
         p1 = ", ".join(f"{p:.2f} ({w:.2f})" for p, w in sorted(r.player1_strategy.items()))
         pseudo = "—" if pw == 0 else f"({s:.2f}, {q:.2f}) ({pw:.2f})"
-        lines.append(f"| {r.opponents} | {row.coalition_value:.4f} | [{_floor(r.certified_lower.bound, 8)}, "
+        lines.append(f"| {r.opponents} | {row.value_text(4)} | [{_floor(r.certified_lower.bound, 8)}, "
                      f"{_ceil(r.certified_upper.bound, 8)}] | {p1} | {bloc:.2f} ({bw:.2f}) | "
                      f"{pseudo} | {'—' if paper is None else f'{paper[0]:.4f}'} |")
     lines += ["", f"Fit: V(N) = {fit.a:.4f} - {fit.b:.4f}/(N + {fit.c:.3f}).", "", "## Recursive games", ""]
@@ -810,12 +849,12 @@ def _part_jacob2() -> dict:
 
 
 #: name -> (compute, cached). Cached parts take minutes; the others seconds.
+#: The longest first, so that two workers finish together.
 PARTS: dict[str, tuple] = {
-    "table": (_part_table, True), "extension": (_part_extension, True), "mesh": (_part_mesh, True),
-    "restriction": (_part_restriction, True), "teams": (_part_teams, True), "weenie": (_part_weenie, True),
-    "fine": (_part_fine, True), "full_game": (_part_full_game, True),
+    "fine": (_part_fine, True), "full_game": (_part_full_game, True), "table": (_part_table, True),
+    "restriction": (_part_restriction, True), "weenie": (_part_weenie, True), "teams": (_part_teams, True),
+    "mesh": (_part_mesh, True), "extension": (_part_extension, True), "jacob2": (_part_jacob2, False),
     "recursive": (_part_recursive, False), "odd_man": (_part_odd_man, False), "jacob": (_part_jacob, False),
-    "jacob2": (_part_jacob2, False),
 }
 #: The code every part can reach: this module's imports (a change anywhere in them makes the cache stale).
 PART_ROOTS = ("symgame.export.guts_outputs",)

@@ -28,6 +28,14 @@ def _coalition_type(profile) -> bool:
     return None not in picks and len(set(picks)) == 3
 
 
+def _end_kind(eq, printed) -> str:
+    if eq is None:
+        return "near no known equilibrium"
+    symmetric = eq[0] == eq[1] == eq[2]
+    return ("at a printed symmetric equilibrium" if symmetric and eq in printed else
+            "at an unprinted symmetric equilibrium" if symmetric else "at an asymmetric mixed or pure equilibrium")
+
+
 def _printed(name: str, m: int) -> list[tuple[str, tuple]]:
     third = Fraction(1, 3)
     claims = [("pure symmetric (1, 1, 1)", jacob2.pure(1, 1, 1, m=m)),
@@ -83,10 +91,13 @@ def schedule_lines(name: str) -> tuple[list[str], list[str]]:
     known = found + [p for p in printed if p not in found]
     counts = Counter()
     coalition_ends = 0
+    other_ends: Counter = Counter()
     for end in ends:
         eq = _nearest(end.mixtures, known)
         counts[_profile_text(eq) if eq is not None else "no known equilibrium within 0.02"] += 1
         coalition_ends += eq is not None and _coalition_type(eq)
+        if eq is None or not _coalition_type(eq):
+            other_ends[_end_kind(eq, printed)] += 1
     lines.append(f"- Fictitious play ({FP_STEPS} steps) from {FP_STARTS} seeded random pure starts ends near:")
     lines += [f"  - {text}: {k} start(s)" for text, k in sorted(counts.items())]
     lines.append("")
@@ -96,8 +107,9 @@ def schedule_lines(name: str) -> tuple[list[str], list[str]]:
     if name == "C.5" and coalition_ends < FP_STARTS:
         errata.append(f"- (C.5): 'the process always converged to a coalition-type equilibrium' — fictitious play "
                       f"ends at a coalition-type (pure, three different actions) equilibrium from {coalition_ends} of "
-                      f"{FP_STARTS} seeded pure starts; the others end at the symmetric equilibria or at the mixed "
-                      "ones listed above. (The paper starts from random mixtures and breaks ties at random; here "
+                      f"{FP_STARTS} seeded pure starts; the others end "
+                      + ", ".join(f"{kind} ({k})" for kind, k in sorted(other_ends.items()))
+                      + ". (The paper starts from random mixtures and breaks ties at random; here "
                       "starts are pure and ties go to the lowest action.)")
     if name == "C.5":
         weak = [p for p in ((0, 1), (0, 2), (1, 2)) if not jacob2.coalition_check(ts, coalition, p).strong]
