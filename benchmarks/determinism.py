@@ -40,8 +40,10 @@ def tree_rss(process: psutil.Process) -> int:
 
 def start(game: str, out: Path, condition: str) -> tuple[subprocess.Popen, psutil.Process]:
     env = dict(os.environ, **CONDITIONS[condition])
+    out.mkdir(parents=True, exist_ok=True)
+    log = open(out.parent / f"{condition}.log", "w")
     proc = subprocess.Popen(["symgame", "derive", game, "--out", str(out), "--no-pdf", "--recompute"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=log, stderr=subprocess.STDOUT, text=True)
     return proc, psutil.Process(proc.pid)
 
 
@@ -57,7 +59,7 @@ def watch(runs: dict) -> dict:
             if proc.poll() is None:
                 peak[c] = max(peak[c], tree_rss(ps))
             else:
-                finished[c] = (time.perf_counter() - began, peak[c], proc.returncode, proc.stderr.read()[-400:])
+                finished[c] = (time.perf_counter() - began, peak[c], proc.returncode, "see the log beside the outputs")
         time.sleep(0.2)
     return finished
 

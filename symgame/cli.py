@@ -1,4 +1,8 @@
-"""Command-line interface: ``symgame list | derive | kuhn | solve | atlas``."""
+"""Command-line interface: ``symgame list | derive | kuhn | solve | atlas | guts | play``.
+
+Heavy modules (sympy, scipy, z3) are imported inside the command that uses them, so that
+``symgame --help`` and the refusal of a bad command start quickly.
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,32 +11,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from .engine.derive import derive_equilibria
-from .engine.pdl_builder import CoverageError
-from .export.documents import analysis_json, dumps, summary_markdown
-from .export.latex import cheatsheet_tex
-from .export.pipeline import derive_family, rule_values, verification_sentence, write_outputs
-from .export.kuhn_outputs import write_kuhn_outputs
-from .export.billingham_outputs import write_billingham_outputs
-from .engine.atlas import DEFAULT_BUDGET, CaseSpaceTooLarge, DaskMapper, build_atlas, process_map, serial_map
-from .export.atlas_outputs import atlas_json, summary_markdown as summary_markdown_atlas, witnesses_json
-from .games import billingham, guts, kuhn, kuhn_pdl
-from .export.guts_outputs import write_guts_outputs
-from .model.expr import ExpressionError, parse_expression
-from .model.polyfile import load_polynomial_game
-from .verify.atlascheck import sample_parameters
-from .verify.atlasreport import analyse_atlas
-from .games.analysis import GameSpec, analyse, analyse_derivation
-from .games.registry import FAMILIES, jeopardy_spec
-from .model.efg import EfgError, load_efg
-from .model.gamefile import GameFileError, load_game_file
-from .model.sequence_form import build_sequence_form
-from .numeric.sequence_lp import solve_sequence_form
-from .verify.best_response import certify_value
-
 EXIT_INPUT = 2
 EXIT_NO_RESULT = 3
 DEFAULT_OUT = Path("outputs")
+#: ``symgame.engine.atlas.DEFAULT_BUDGET`` (a test checks they agree; the engine is not imported for --help).
+DEFAULT_BUDGET = 3 ** 14
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -120,17 +103,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_list() -> int:
-    for name, specs in FAMILIES.items():
-        members = ", ".join(spec.directory for spec in specs) if len(specs) > 1 else ""
-        print(f"{name:14s} {specs[0].title if not members else specs[0].title.split(',')[0]}"
-              f"  [{specs[0].source}]" + (f"  outputs: {members}" if members else ""))
-    print(f"{'kuhn':14s} n-card Kuhn poker (game tree)  [{kuhn.SOURCE}]  outputs: kuhn")
-    print(f"{'guts':14s} Continuous Guts, 1 v N coalitions  [{guts.SOURCE}]  outputs: guts")
-    print(f"{'billingham':14s} {billingham.TITLE} (atlas)  [{billingham.SOURCE}]  outputs: billingham")
+    from .catalogue import CATALOGUE
+
+    for name, (title, source, outputs) in CATALOGUE.items():
+        shown = f"  outputs: {', '.join(outputs)}" if outputs != (name,) or name in ("kuhn", "guts", "billingham") else ""
+        print(f"{name:14s} {title}  [{source}]{shown}")
     return 0
 
 
 def cmd_derive(args: argparse.Namespace) -> int:
+    from .export.billingham_outputs import write_billingham_outputs
+    from .export.guts_outputs import write_guts_outputs
+    from .export.kuhn_outputs import write_kuhn_outputs
+    from .export.pipeline import derive_family
+    from .games.registry import FAMILIES
+
     if args.all == bool(args.game):
         print("symgame derive: give one GAME or --all", file=sys.stderr)
         return EXIT_INPUT
@@ -179,6 +166,12 @@ def _progress(game: str):
 
 def derive_jeopardy_scores(args: argparse.Namespace) -> int:
     """``symgame derive jeopardy --scores X1 X2 [--json]``."""
+    from .engine.pdl_builder import CoverageError
+    from .export.documents import analysis_json, dumps
+    from .export.pipeline import write_outputs
+    from .games.analysis import analyse
+    from .games.registry import jeopardy_spec
+
     if args.game != "jeopardy":
         print("symgame derive: --scores applies to the game 'jeopardy' only", file=sys.stderr)
         return EXIT_INPUT
@@ -209,6 +202,9 @@ MAX_KUHN_CARDS = 100_000
 
 def cmd_kuhn(args: argparse.Namespace) -> int:
     """``symgame kuhn --cards N [--json]``: the corrected closed form at N, certified exactly."""
+    from .export.documents import dumps
+    from .games import kuhn, kuhn_pdl
+
     if not 2 <= args.cards <= MAX_KUHN_CARDS:
         print(f"symgame kuhn: --cards must be between 2 and {MAX_KUHN_CARDS} (got {args.cards})", file=sys.stderr)
         return EXIT_INPUT
@@ -247,6 +243,12 @@ def cmd_kuhn(args: argparse.Namespace) -> int:
 
 def cmd_solve_efg(args: argparse.Namespace) -> int:
     """``symgame solve FILE.efg``: certified value and optimal behaviour strategies."""
+    from .export.documents import dumps
+    from .model.efg import EfgError, load_efg
+    from .model.sequence_form import build_sequence_form
+    from .numeric.sequence_lp import solve_sequence_form
+    from .verify.best_response import certify_value
+
     try:
         game = load_efg(args.file)
     except EfgError as exc:
@@ -270,6 +272,8 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from .model.gamefile import GameFileError, load_game_file
+
     if args.file.suffix.lower() == ".efg":
         return cmd_solve_efg(args)
     try:
@@ -277,6 +281,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    # the solver's modules only once the file has been read (a bad file is refused quickly)
+    from .engine.derive import derive_equilibria
+    from .engine.pdl_builder import CoverageError
+    from .export.documents import analysis_json, dumps, summary_markdown
+    from .export.latex import cheatsheet_tex
+    from .export.pipeline import rule_values, verification_sentence
+    from .games.analysis import GameSpec, analyse_derivation
     try:
         derivation = derive_equilibria(game)
     except CoverageError as exc:
@@ -302,6 +313,9 @@ MAX_GUTS_OPPONENTS = 60
 
 def cmd_guts_coalition(args: argparse.Namespace) -> int:
     """``symgame guts coalition --opponents N --mesh M [--pseudo-bloc] [--weenie] [--json]``."""
+    from .export.documents import dumps
+    from .games import guts
+
     if not 1 <= args.opponents <= MAX_GUTS_OPPONENTS or not 2 <= args.mesh <= MAX_GUTS_MESH:
         print(f"symgame guts: need 1 <= --opponents <= {MAX_GUTS_OPPONENTS} and 2 <= --mesh <= {MAX_GUTS_MESH} "
               f"(got {args.opponents}, {args.mesh})", file=sys.stderr)
@@ -340,6 +354,9 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
 
 def cmd_guts_team(args: argparse.Namespace) -> int:
     """``symgame guts team --team m --opponents k --mesh M [--weenie] [--json]``: certified m v k team game."""
+    from .export.documents import dumps
+    from .games import guts
+
     if not (1 <= args.team and 1 <= args.opponents and args.team + args.opponents <= MAX_GUTS_OPPONENTS + 1
             and 2 <= args.mesh <= MAX_GUTS_MESH):
         print(f"symgame guts team: need team sizes >= 1 with at most {MAX_GUTS_OPPONENTS + 1} players and "
@@ -382,6 +399,15 @@ def cmd_play_guts(args: argparse.Namespace) -> int:
 
 def cmd_atlas(args: argparse.Namespace) -> int:
     """``symgame atlas FILE [--json] [--at P=VALUE]``: the equilibrium atlas of a polynomial game file."""
+    from .engine.atlas import CaseSpaceTooLarge, build_atlas
+    from .export.atlas_outputs import atlas_json, witnesses_json
+    from .export.atlas_outputs import summary_markdown as summary_markdown_atlas
+    from .export.documents import dumps
+    from .model.gamefile import GameFileError
+    from .model.polyfile import load_polynomial_game
+    from .verify.atlascheck import sample_parameters
+    from .verify.atlasreport import analyse_atlas
+
     try:
         game = load_polynomial_game(args.file)
         value = parse_at(args.at, game) if args.at else None
@@ -396,7 +422,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
             atlas = build_atlas(game, mapper, checkpoint=args.checkpoint, budget=args.budget,
                                 progress=args.progress)
     except CaseSpaceTooLarge as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        print(f"symgame: {args.file}: {exc} (--budget {exc.needed})", file=sys.stderr)
         return EXIT_INPUT
     except (ValueError, NotImplementedError) as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)
@@ -424,6 +450,8 @@ def cmd_atlas(args: argparse.Namespace) -> int:
 
 class _Serial:
     def __enter__(self):
+        from .engine.atlas import serial_map
+
         return serial_map
 
     def __exit__(self, *exc) -> None:
@@ -435,6 +463,8 @@ class _Processes:
         self.workers = workers
 
     def __enter__(self):
+        from .engine.atlas import process_map
+
         return lambda fn, items: process_map(fn, items, self.workers)
 
     def __exit__(self, *exc) -> None:
@@ -443,6 +473,8 @@ class _Processes:
 
 def atlas_mapper(args: argparse.Namespace):
     """The executor chosen on the command line, as a context manager giving a mapper."""
+    from .engine.atlas import DaskMapper
+
     if args.scheduler:
         try:
             import distributed  # noqa: F401
@@ -456,6 +488,9 @@ def atlas_mapper(args: argparse.Namespace):
 
 def parse_at(text: str, game) -> Fraction:
     """``P=VALUE`` with a rational VALUE inside the parameter's domain."""
+    from .model.expr import ExpressionError, parse_expression
+    from .model.gamefile import GameFileError
+
     name = game.parameter_names[0] if len(game.parameters) == 1 else "?"
     left, sep, right = text.partition("=")
     if not sep or left.strip() != name:

@@ -2,7 +2,8 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from symgame.model.expr import ExpressionError, compile_exact, parse_expression, parse_relation
 

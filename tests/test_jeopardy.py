@@ -5,13 +5,14 @@ from itertools import product
 
 import pytest
 import sympy as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_unseen_games import evaluate_pdl, lp_value, zero_sum_regret
 
 from symgame.cli import main
 from symgame.games import jeopardy
 from symgame.model.decide import Decision
 from symgame.verify.regret import exact_regret
-from test_unseen_games import evaluate_pdl, lp_value, zero_sum_regret
 
 P1, P2 = sp.symbols("p1 p2", real=True)
 

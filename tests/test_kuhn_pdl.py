@@ -10,7 +10,7 @@ from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 from symgame.cli import main
-from symgame.engine.induce import N, InductionError, induce_residue_formula
+from symgame.engine.induce import InductionError, N, induce_residue_formula
 from symgame.export import kuhn_outputs
 from symgame.games import kuhn, kuhn_pdl
 

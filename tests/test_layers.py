@@ -35,3 +35,32 @@ def test_layers_import_downwards_only():
 def test_engine_never_imports_a_concrete_game():
     for path in (PACKAGE / "engine").rglob("*.py"):
         assert "games" not in imported_layers(path), path
+
+
+def test_the_light_catalogue_agrees_with_the_registry_and_the_game_modules():
+    from symgame.catalogue import CATALOGUE
+    from symgame.cli import DEFAULT_BUDGET
+    from symgame.engine.atlas import DEFAULT_BUDGET as ENGINE_BUDGET
+    from symgame.games import billingham, guts, kuhn
+    from symgame.games.registry import FAMILIES
+
+    assert DEFAULT_BUDGET == ENGINE_BUDGET
+    assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham"]
+    for name, specs in FAMILIES.items():
+        title, source, outputs = CATALOGUE[name]
+        assert specs[0].title.startswith(title) and specs[0].source == source
+        assert outputs == tuple(spec.directory for spec in specs)
+    for name, module in (("kuhn", kuhn), ("guts", guts), ("billingham", billingham)):
+        assert CATALOGUE[name][1] == module.SOURCE
+    assert CATALOGUE["billingham"][0].startswith(billingham.TITLE)
+
+
+def test_the_command_line_starts_without_the_heavy_libraries():
+    import subprocess
+    import sys
+
+    code = ("import sys; from symgame.cli import main; main(['list']); "
+            "heavy = [m for m in ('sympy', 'scipy', 'z3', 'numpy') if m in sys.modules]; "
+            "print('HEAVY', heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "HEAVY []" in out and "billingham" in out

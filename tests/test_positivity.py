@@ -4,8 +4,13 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from symgame.verify.positivity import (arb_polynomial, certify_nonnegative, quadratic_zero_lemma,
-                                       taylor_at_algebraic_point, to_arb)
+from symgame.verify.positivity import (
+    arb_polynomial,
+    certify_nonnegative,
+    quadratic_zero_lemma,
+    taylor_at_algebraic_point,
+    to_arb,
+)
 
 C, X, Y = sp.symbols("c x y", real=True)
 SQRT_HALF = sp.Poly(2 * C ** 2 - 1, C, domain=sp.QQ)       # c = 1/sqrt(2)

@@ -3,7 +3,8 @@ from fractions import Fraction
 from itertools import product
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symgame.games import two_by_two
 from symgame.model.decide import Decision
@@ -56,8 +57,9 @@ rationals = st.fractions(min_value=-3, max_value=3, max_denominator=7)
 @settings(max_examples=150)
 @given(st.lists(rationals, min_size=8, max_size=8))
 def test_random_rational_games_exact_and_numeric(values):
-    from symgame.games.two_by_two import build_game
     from tests_support import derived_two_by_two
+
+    from symgame.games.two_by_two import build_game
 
     pdl = derived_two_by_two()
     game = build_game()

@@ -7,7 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from symgame.cli import main

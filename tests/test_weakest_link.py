@@ -1,7 +1,8 @@
 """Weakest Link: payoffs from the rules, corrected rule, errata and the p2 <= p1/2 claim."""
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symgame.model.decide import Decision
 from symgame.verify.regret import exact_regret, expected_payoffs, is_nash
@@ -23,8 +24,9 @@ def hand_payoffs(W, p1, p2, y1, y2):
 @settings(max_examples=200)
 @given(st.fractions(min_value=Fraction(1, 10), max_value=100, max_denominator=10), unit, unit, unit, unit)
 def test_payoffs_and_rule_exact(W, p1, p2, y1, y2):
-    from symgame.games.weakest_link import build_game
     from tests_support import derived_weakest_link
+
+    from symgame.games.weakest_link import build_game
 
     if not p1 > p2:
         p1, p2 = max(p1, p2) + Fraction(1, 100), min(p1, p2)

@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import itertools
 import json
-from fractions import Fraction
 import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import sympy as sp
 import z3
 
+from ..errors import LimitError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 from .casesplit import CaseSearch, SearchTask, Structure, detect_structure, parameter_pieces, total_cases
@@ -42,8 +43,12 @@ DEFAULT_BUDGET = 3**14
 Z3_FILTER_MS = 300
 
 
-class CaseSpaceTooLarge(ValueError):
-    """The raw case space exceeds the budget."""
+class CaseSpaceTooLarge(LimitError):
+    """The raw case space exceeds the budget (``needed``: the budget that would admit it)."""
+
+    def __init__(self, message: str, needed: int):
+        super().__init__(message)
+        self.needed = needed
 
 
 @dataclass(frozen=True)
@@ -313,7 +318,7 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
     raw = total_cases(structure)
     if raw > budget:
         raise CaseSpaceTooLarge(f"{raw} raw cases (3^{len(structure.order)}) exceed the budget of {budget}; "
-                                f"raise it with --budget {raw}")
+                                f"a budget of {raw} would admit them", raw)
     stats = AtlasStats(raw_cases=raw)
     store = _Checkpoint(checkpoint)
     search = case_search(game, structure)

@@ -1,6 +1,7 @@
 """Enumerating best-response sub-cases of a polynomial game, with pruning.
 
-Billingham (../shared/seeds/002, section 3) lists for every frequency ``x``
+Billingham ("Full street simplified three player Kuhn poker", arXiv:1707.01392,
+2017, section 3) lists for every frequency ``x``
 of player ``i`` three sub-conditions on ``g_x = ∂E_i/∂x``: ``g_x > 0`` and
 ``x = 1``; ``g_x < 0`` and ``x = 0``; ``g_x = 0``.  This module enumerates
 those combinations for any :class:`~symgame.model.polygame.PolynomialGame`
@@ -30,8 +31,8 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import Callable, Iterable, Sequence
 
 import sympy as sp

@@ -19,10 +19,12 @@ from typing import Mapping
 
 import sympy as sp
 
+from ..errors import NoResultError
+
 N = sp.Symbol("n", integer=True, positive=True)
 
 
-class InductionError(ValueError):
+class InductionError(NoResultError, ValueError):
     """No quasi-polynomial within the limits explains the samples."""
 
 

@@ -26,11 +26,12 @@ from fractions import Fraction
 
 import sympy as sp
 
+from ..errors import NoResultError
 from ..model.polygame import PolynomialGame
 from .casesplit import Structure
 
 
-class UnsolvedCase(Exception):
+class UnsolvedCase(NoResultError):
     """A case the exact solver cannot finish (reported as undecided)."""
 
 

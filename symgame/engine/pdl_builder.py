@@ -18,6 +18,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 import z3
 
+from ..errors import NoResultError
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, satisfiable, tighten_atom
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Rule
@@ -25,7 +26,7 @@ from ..model.region import Atom, Region
 from .support_enumeration import Branch
 
 
-class CoverageError(RuntimeError):
+class CoverageError(NoResultError):
     """The branches do not provably cover the parameter domain."""
 
     def __init__(self, decision: Decision, witness: Mapping[str, sp.Expr] | None):

@@ -13,13 +13,13 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from .. import __version__
+from .._version import __version__
 from ..engine.atlas import Atlas, Family, branch_witness, canonical_expr
 from ..engine.parametric import CaseBranch, has_sqrt
 from ..engine.ranges import Endpoint, ParamInterval, denominator_zeros
 from ..verify.atlasreport import AtlasAnalysis, decision_word
-from ..verify.printed import family_point_value
 from ..verify.polycert import exact_regret
+from ..verify.printed import family_point_value
 from .documents import dumps
 from .latex import _ENV, PdfResult, compile_pdf, escape
 

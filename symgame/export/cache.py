@@ -5,7 +5,8 @@ returns JSON-ready data from which output files are rendered. Its **key** is a S
 
 - the part's name and parameters,
 - the source text of every ``symgame`` module the part's code can reach (the transitive closure of
-  the imports, found by reading the modules' syntax trees, function-level imports included),
+  the imports, found by reading the modules' syntax trees, function-level imports included; see
+  :func:`module_closure`),
 - the versions of the numerical libraries whose arithmetic the results depend on.
 
 A cached result is reused only under an equal key, so a change to any code a study runs (or to a
@@ -17,7 +18,7 @@ Examples
 --------
 >>> deps = module_closure(["symgame.numeric.fictitious"])
 >>> deps
-['symgame', 'symgame.numeric', 'symgame.numeric.fictitious']
+['symgame.numeric.fictitious']
 >>> len(content_key("demo", {"mesh": 21}, ["symgame.numeric.fictitious"]))
 64
 """
@@ -73,16 +74,16 @@ def _imports(name: str, path: Path) -> set[str]:
 
 
 def module_closure(roots: Iterable[str]) -> list[str]:
-    """Every ``symgame`` module reachable from ``roots`` by imports, with their parent packages, sorted."""
+    """Every ``symgame`` module reachable from ``roots`` by imports, sorted.
+
+    Parent packages count only where they are imported from (``from ..games import guts`` reads
+    ``symgame/games/__init__.py``): the top-level ``symgame/__init__.py`` re-exports the public API
+    and would otherwise put the whole package into every closure.
+    """
     seen: set[str] = set()
     stack = list(roots)
     while stack:
         name = stack.pop()
-        parts = name.split(".")
-        for k in range(1, len(parts)):
-            parent = ".".join(parts[:k])
-            if parent not in seen and _module_file(parent) is not None:
-                stack.append(parent)
         if name in seen:
             continue
         path = _module_file(name)

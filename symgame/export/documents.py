@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 import sympy as sp
 
-from .. import __version__
+from .._version import __version__
 from ..engine.derive import Derivation
 from ..games.analysis import ClaimResult, GameAnalysis
 from ..model.decide import Decision

@@ -13,12 +13,12 @@ from typing import Sequence
 import numpy as np
 import sympy as sp
 
-from .. import __version__
+from .._version import __version__
 from ..games import guts
 from ..numeric.recursive import RecursiveGame, forced_value
 from .jacob2_outputs import jacob2_markdown
 
-# Table 1 of ../shared/seeds/001 (N, opponent value, player 1, bloc, pseudo-bloc), for comparison only
+# Table 1 of Buck et al., arXiv:2208.02788 (N, opponent value, player 1, bloc, pseudo-bloc), for comparison only
 PAPER_TABLE1 = {
     2: (0.0132, 0.64, 0.68, 0.86), 3: (0.0339, 0.72, 0.76, 0.89), 4: (0.0516, 0.77, 0.81, 0.91),
     5: (0.0654, 0.81, 0.84, 0.93), 6: (0.0753, 0.84, 0.87, 0.94), 7: (0.0847, 0.86, 0.88, 0.94),

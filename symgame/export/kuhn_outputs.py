@@ -10,8 +10,8 @@ import sympy as sp
 
 from ..engine.atlas import process_map
 from ..games import kuhn_pdl, kuhn_proof
-from ..games.kuhn_family import FamilyReport, derive_three_card_family
 from ..games.kuhn import SOURCE, DeckReport, build_game, deck_report
+from ..games.kuhn_family import FamilyReport, derive_three_card_family
 from ..model.efg import write_efg
 from .documents import dumps
 from .latex import compile_pdf, escape, render

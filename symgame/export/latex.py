@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 import sympy as sp
 
-from .. import __version__
+from .._version import __version__
 from ..model.pdl import PDL
 
 _ENV = jinja2.Environment(

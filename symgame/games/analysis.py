@@ -16,9 +16,16 @@ from ..model.pdl import PDL, Profile, Rule
 from ..model.region import Atom, Domain, Region
 from ..verify.certify import Certificate, certify_pdl
 from ..verify.compare import Agreement, Counterexample, first_counterexample, pdls_agree
-from ..verify.crosscheck import (CrossCheckReport, GridCheck, RandomNumericCheck, check_points,
-                                 exhaustive_grid_check, random_domain_points, random_numeric_check,
-                                 rule_witness_points)
+from ..verify.crosscheck import (
+    CrossCheckReport,
+    GridCheck,
+    RandomNumericCheck,
+    check_points,
+    exhaustive_grid_check,
+    random_domain_points,
+    random_numeric_check,
+    rule_witness_points,
+)
 
 Point = Mapping[str, Fraction]
 

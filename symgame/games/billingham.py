@@ -1,4 +1,5 @@
-"""Billingham's simplified three-player Kuhn poker (../shared/seeds/002).
+"""Billingham's simplified three-player Kuhn poker (Billingham, "Full street simplified three
+player Kuhn poker", arXiv:1707.01392, 2017).
 
 The expected profits are compiled from the game tree of the rules (section 2;
 :func:`build_tree`, :func:`symgame.model.behaviour_poly.compile_payoffs`),
@@ -22,6 +23,7 @@ from ..model.behaviour_poly import compile_payoffs
 from ..model.extensive import Chance, Decision, ExtensiveGame, Node, Outcome
 from ..model.parameters import parameter_symbol, parse_domain
 from ..model.polygame import PolynomialGame, PolyPlayer
+from ..references import cite
 from ..verify.printed import PrintedSolution, PrintedStatement
 
 RANK = {"A": 4, "K": 3, "Q": 2, "J": 1}
@@ -238,8 +240,7 @@ def printed_statements() -> list[PrintedStatement]:
 
 # --------------------------------------------------------------------------- the whole treatment
 
-SOURCE = ("Billingham, Simplified three player Kuhn poker (../shared/seeds/002), sections 2-3, "
-          "eqs. (1)-(18), Figures 1-5")
+SOURCE = cite("billingham2017full", "sections 2-3, eqs. (1)-(18), Figures 1-5")
 TITLE = "Simplified three-player Kuhn poker"
 NUMERIC_SEED = 2026
 NUMERIC_SAMPLES = 8

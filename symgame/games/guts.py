@@ -1,4 +1,7 @@
-"""Continuous Guts poker (../shared/seeds/001 and 000, sections 3-4 and Appendix B).
+"""Continuous Guts poker (Buck, Lee, Platnick, Wheeler, Zumbrun,
+"Continuous guts poker and numerical optimization of generalized recursive games", arXiv:2208.02788, 2022,
+sections 3-4 and Appendix B; the game was introduced by Castronova, Chen, Zumbrun, "Game-theoretic analysis of
+Guts Poker", arXiv:2108.06556, 2021).
 
 Each of ``n`` players receives a hand uniform on [0, 1] and holds when the
 hand exceeds her threshold ``p_j`` (drops otherwise).  Accounting as in
@@ -31,8 +34,11 @@ from typing import Sequence
 import numpy as np
 import sympy as sp
 
-SOURCE = ("Castronova, Chen, Zumbrun et al., continuous Guts and recursive games (../shared/seeds/001, "
-          "../shared/seeds/000), sections 1-4 and Appendices B-D")
+from ..errors import LimitError
+from ..references import cite
+
+SOURCE = (cite("buck2022", "sections 1-4 and Appendices B-D") + "; the game: "
+          + cite("castronova2021"))
 
 
 # --------------------------------------------------------------------------- exact, for a known ordering
@@ -536,8 +542,9 @@ def full_coalition_game(opponents: int, mesh: int, weenie: bool = False) -> Coal
 
     count = comb(mesh + opponents - 1, opponents)
     if count > MAX_FULL_COLUMNS:
-        raise ValueError(f"the full 1 v {opponents} game on {mesh} mesh points has {count} coalition "
-                         f"strategies (more than {MAX_FULL_COLUMNS}); use --pseudo-bloc or a smaller mesh")
+        raise LimitError(f"the full 1 v {opponents} game on {mesh} mesh points has {count} coalition "
+                         f"strategies (more than {MAX_FULL_COLUMNS} are not stored); restrict the coalition to "
+                         "pseudo-bloc strategies, take a smaller mesh, or price the game lazily (LazyFullCoalitionGame)")
     columns = np.array(list(combinations_with_replacement(range(mesh), opponents)), dtype=int)
     A, B = _coalition_matrices(opponents, mesh, weenie, columns)
     return CoalitionGame(opponents, mesh, weenie, tuple(map(tuple, columns.tolist())), A, B)
@@ -580,9 +587,7 @@ def solve_coalition(opponents: int, mesh: int, weenie: bool = False, pseudo_bloc
     lower = upper = None
     if certify:
         lower = certify_lower(rational_strategy(low.row), range(len(game.columns)), entry, Fraction(1))
-        dense = np.zeros(len(game.columns))
-        dense[high.cols] = high.col
-        upper = certify_upper(rational_strategy(dense), range(mesh), entry, Fraction(1))
+        upper = certify_upper(rational_strategy(high.dense_col(len(game.columns))), range(mesh), entry, Fraction(1))
     coalition = [(tuple(round(k / (mesh - 1), 12) for k in game.columns[j]), float(w))
                  for j, w in zip(high.cols, high.col) if w > 1e-9]
     return CoalitionResult(opponents, mesh, weenie, pseudo_bloc, low.value, high.value,
@@ -686,9 +691,8 @@ def solve_team(game: TeamGame, certify: bool = True) -> TeamResult:
     lower = upper = None
     if certify:
         lower = certify_lower(rational_strategy(low.row), range(len(game.columns)), entry, Fraction(game.team))
-        dense = np.zeros(len(game.columns))
-        dense[high.cols] = high.col
-        upper = certify_upper(rational_strategy(dense), range(len(game.rows)), entry, Fraction(game.opponents))
+        upper = certify_upper(rational_strategy(high.dense_col(len(game.columns))), range(len(game.rows)), entry,
+                              Fraction(game.opponents))
 
     def mix(labels, weights, indices):
         out = [(tuple(round(k / (game.mesh - 1), 12) for k in labels[i]), float(w))
@@ -782,26 +786,6 @@ def weenie_guarantee(n: int, timeout_ms: int = 120_000, weenie: bool = True) -> 
         else:
             out.append(RegionProof(position, Decision.UNDECIDED, seconds, None))
     return out
-
-
-@dataclass(frozen=True)
-class GridMinimum:
-    """The smallest α(p*, p2..pn) on a grid of the opponents' cube (sampled, not proved)."""
-
-    players: int
-    points: int
-    minimum: float
-    argmin: tuple[float, ...]
-
-
-def weenie_grid_minimum(n: int, steps: int = 40) -> GridMinimum:
-    """min over the grid {0, 1/steps, ..., 1}^(n-1) of α_W(3^(-1/(n-1)), p2, ..., pn), vectorised."""
-    grid = np.linspace(0.0, 1.0, steps + 1)
-    mesh = np.meshgrid(*([grid] * (n - 1)), indexing="ij")
-    p_star = 3.0 ** (-1.0 / (n - 1))
-    values = alpha_numeric(p_star, [(m.ravel(), 1) for m in mesh], weenie=True)
-    k = int(np.argmin(values))
-    return GridMinimum(n, values.size, float(values[k]), tuple(float(m.ravel()[k]) for m in mesh))
 
 
 def three_player_tensors(mesh: int, weenie: bool = False) -> list[np.ndarray]:
@@ -912,8 +896,13 @@ def weenie_guarantee_boxes(n: int, min_width: Fraction = Fraction(1, 2 ** 12), w
     With ``weenie=False`` the same question for standard Guts and
     ``p* = 2^(-1/(n-1))``, where a coalition wins: the proof must fail.
     """
-    from ..verify.positivity import (arb_polynomial, certify_nonnegative, quadratic_zero_lemma,
-                                     taylor_at_algebraic_point, to_arb)
+    from ..verify.positivity import (
+        arb_polynomial,
+        certify_nonnegative,
+        quadratic_zero_lemma,
+        taylor_at_algebraic_point,
+        to_arb,
+    )
 
     minimal = sp.Poly((3 if weenie else 2) * _P_STAR ** (n - 1) - 1, _P_STAR, domain=sp.QQ)
     c_ball = _p_star_ball(n, weenie)

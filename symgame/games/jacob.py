@@ -1,4 +1,4 @@
-"""The Jacob game (../shared/seeds/000, Appendix C.2).
+"""The Jacob game (Buck et al., arXiv:2208.02788, 2022, Appendix C.2).
 
 Three players each name 1 or 2.  If two name the same number and the third
 the other, each of the two pays the third the number it named.  ``s_k`` is

@@ -1,4 +1,5 @@
-"""The Jacob game II and its expansions (../shared/seeds/000, Appendix C.3, (C.5)-(C.7)).
+"""The Jacob game II and its expansions (Buck et al., arXiv:2208.02788, 2022, Appendix C.3,
+(C.5)-(C.7)).
 
 A symmetric three-player zero-sum game: with pure choices ``s1, s2, s3``
 player 1 receives ``A_{s1}[s2][s3]`` (printed matrices, one per own
@@ -18,9 +19,9 @@ paper did not list.
 from __future__ import annotations
 
 import itertools
-from math import fsum
 from dataclasses import dataclass
 from fractions import Fraction
+from math import fsum
 from typing import Sequence
 
 import numpy as np

@@ -17,8 +17,9 @@ from ..model.game import NormalFormGame, Player
 from ..model.parameters import parse_domain
 from ..model.pdl import PDL, Profile, Rule
 from ..model.region import Atom, Domain, Region
+from ..references import cite
 
-SOURCE = "Ganzfried, Human strategic decision making in parametrized games (2022), section 6.1 and Appendix B"
+SOURCE = cite("ganzfried2022", "section 6.1 and Appendix B")
 P1, P2 = sp.Symbol("p1", real=True), sp.Symbol("p2", real=True)
 HALF = sp.Rational(1, 2)
 

@@ -8,17 +8,17 @@ the higher card.  Payoffs are A's net winnings.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-
-from dataclasses import dataclass
 
 from ..model.extensive import Chance, Decision, ExtensiveGame, Terminal
 from ..model.sequence_form import SequenceForm, build_sequence_form, realization_plan
 from ..numeric.sequence_lp import solve_sequence_form
+from ..references import cite
 from ..verify.best_response import best_response_value, certify_value
 
-SOURCE = "Ganzfried, Human strategic decision making in parametrized games (2022), section 6.2 and Appendix C"
+SOURCE = cite("ganzfried2022", "section 6.2 and Appendix C")
 
 
 _TERMINALS = {k: Terminal(Fraction(k)) for k in (-2, -1, 1, 2)}

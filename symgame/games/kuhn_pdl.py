@@ -59,7 +59,8 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from ..engine.induce import N as _N, ResidueFormula, induce_residue_formula
+from ..engine.induce import N as _N
+from ..engine.induce import ResidueFormula, induce_residue_formula
 from .kuhn import SOURCE, threshold_behaviours
 
 Behaviour = Mapping[str, Mapping[str, Fraction]]

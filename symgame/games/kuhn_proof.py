@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..errors import NoResultError
 from .kuhn_pdl import THRESHOLDS, value_formula
 
 Q = sp.Symbol("q", integer=True, nonnegative=True)
@@ -34,7 +35,7 @@ Y = sp.Symbol("y", integer=True, positive=True)
 PERIOD = 36
 
 
-class ProofFailure(RuntimeError):
+class ProofFailure(NoResultError):
     """A step of the symbolic argument could not be decided (the message says which)."""
 
 

@@ -1,4 +1,5 @@
-"""Odd man in / odd man out (../shared/seeds/000, Appendix D): synchronous against asynchronous coalitions.
+"""Odd man in / odd man out (Buck et al., arXiv:2208.02788, 2022,
+Appendix D): synchronous against asynchronous coalitions.
 
 Three players each name 1, 2 or 3.  If exactly two agree, each of the two
 pays 1 to the third (odd man in: the odd player gets +2); odd man out is the

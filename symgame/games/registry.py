@@ -5,9 +5,9 @@ from fractions import Fraction
 
 import sympy as sp
 
+from ..engine.derive import derive_by_discovery
 from ..model.pdl import Profile
 from ..model.region import Atom
-from ..engine.derive import derive_by_discovery
 from ..numeric.kernels import game_kernels
 from . import jeopardy, two_by_two, weakest_link
 from .analysis import Claim, GameSpec

@@ -11,9 +11,10 @@ from ..model.game import NormalFormGame, Player
 from ..model.parameters import parse_domain
 from ..model.pdl import PDL, Profile, Rule
 from ..model.region import Atom, Domain, Region
+from ..references import cite
 
 NAMES = "abcdefgh"
-SOURCE = "Ganzfried, Human strategic decision making in parametrized games (2022), section 5 and Appendix A"
+SOURCE = cite("ganzfried2022", "section 5 and Appendix A")
 
 
 def build_game() -> NormalFormGame:

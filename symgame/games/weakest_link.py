@@ -22,8 +22,9 @@ from ..model.game import NormalFormGame, Player
 from ..model.parameters import parse_domain
 from ..model.pdl import PDL, Profile, Rule
 from ..model.region import Atom, Domain, Region
+from ..references import cite
 
-SOURCE = "Ganzfried, Human strategic decision making in parametrized games (2022), section 6.3 and Appendix D"
+SOURCE = cite("ganzfried2022", "section 6.3 and Appendix D")
 YOU, OPP1, OPP2 = "you", "opponent 1", "opponent 2"
 CONTESTANTS = (YOU, OPP1, OPP2)
 

@@ -18,11 +18,12 @@ from typing import Mapping
 
 import sympy as sp
 
+from ..errors import InputError
 from .extensive import Chance, Decision, ExtensiveGame, Node, Outcome, Terminal
 from .parameters import parameter_symbol
 
 
-class TreeCompileError(ValueError):
+class TreeCompileError(InputError):
     """The tree cannot be compiled (inconsistent information sets, bad leaves)."""
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from ..errors import InputError
 from .extensive import Chance, Decision, ExtensiveGame, Node, Terminal
 
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([{},])|([-+]?\d+(?:/\d+|\.\d+)?(?:[eE][-+]?\d+)?)|([A-Za-z]+))')
@@ -19,7 +20,7 @@ MAX_EFG_BYTES = 20_000_000
 MAX_DEPTH = 500
 
 
-class EfgError(ValueError):
+class EfgError(InputError):
     """A .efg file symgame cannot read; the message names file, line and problem."""
 
 
@@ -83,6 +84,8 @@ def _tokenize(text: str, source: str) -> list[_Token]:
             raise EfgError(f"{source}: line {line}: unexpected character {text[pos]!r}")
         kind = ("str", "punct", "num", "word")[[g is not None for g in match.groups()].index(True)]
         value = next(g for g in match.groups() if g is not None)
+        if kind == "str":                       # Gambit escapes quotes and backslashes inside strings
+            value = re.sub(r"\\(.)", r"\1", value)
         tokens.append(_Token(kind, value, line))
         line += match.group(0).count("\n")
         pos = match.end()

@@ -25,6 +25,8 @@ from typing import Callable, Mapping
 import sympy as sp
 from flint import fmpq
 
+from ..errors import InputError
+
 MAX_EXPONENT = 64
 MAX_LENGTH = 4000
 MAX_DEPTH = 60
@@ -37,7 +39,7 @@ _TOKEN = re.compile(
 RELATIONS = (">=", "<=", ">", "<", "==", "=", "!=")
 
 
-class ExpressionError(ValueError):
+class ExpressionError(InputError):
     """A user expression that the restricted grammar rejects.
 
     The message names the problem and the column where it was found.

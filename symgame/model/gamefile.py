@@ -16,6 +16,7 @@ from typing import Any
 import sympy as sp
 import yaml
 
+from ..errors import InputError
 from .expr import ExpressionError, parse_expression, parse_relation
 from .game import NormalFormGame, Player
 from .parameters import Parameter, parse_domain
@@ -29,7 +30,7 @@ _RESERVED = {"oo"}
 _TOP_KEYS = {"game", "description", "parameters", "assumptions", "players", "zero_sum", "payoffs"}
 
 
-class GameFileError(ValueError):
+class GameFileError(InputError):
     """A game file that cannot be read; the message is one line for the user."""
 
     def __init__(self, source: str, place: str, problem: str):

@@ -87,11 +87,8 @@ class PDL:
         if self.rules[-1].region.atoms:
             raise ValueError("the last rule of a PDL must be an unconditional else")
 
-    def select(self, point: Mapping[str, Fraction]) -> int:
-        """Index of the first rule whose region contains ``point``."""
-        return self.select_raw(raw_point(point))
-
     def select_raw(self, point) -> int:
+        """Index of the first rule whose region contains ``point`` (python-flint ``fmpq`` values)."""
         for index, rule in enumerate(self.rules):
             if rule.region.contains_raw(point):
                 return index
@@ -117,7 +114,7 @@ class PDL:
         """Vectorised rule selection for many floating-point parameter points.
 
         Floating point can misjudge points on region boundaries; use
-        :meth:`select` for exact answers.
+        :meth:`evaluate` for exact answers.
         """
         conditions, _ = self._numeric
         args = [np.asarray(columns[n], dtype=float) for n in self.domain.names]

@@ -1,6 +1,7 @@
 """Polynomial games: players own variables in [0, 1]; payoffs are polynomials.
 
-This is the representation Billingham works with (../shared/seeds/002,
+This is the representation Billingham works with (Billingham, "Full street simplified three player Kuhn poker",
+arXiv:1707.01392, 2017,
 section 3): each player's expected profit ``E_i`` is a polynomial in the
 eleven betting frequencies and the pot ``P``.  A player best-responds by
 choosing her own variables in the unit box, so the first-order conditions
@@ -14,10 +15,11 @@ from functools import cached_property
 
 import sympy as sp
 
+from ..errors import InputError
 from .parameters import Parameter, parameter_symbol
 
 
-class PolynomialGameError(ValueError):
+class PolynomialGameError(InputError):
     """A polynomial game that is not well formed (the message names the problem)."""
 
 
@@ -89,17 +91,6 @@ class PolynomialGame:
 
     def payoff_poly(self, player: int) -> sp.Poly:
         return sp.Poly(self.players[player].payoff, *self.generators, domain="QQ")
-
-    def own_cross_terms(self, player: int) -> bool:
-        """Whether a monomial of the payoff multiplies two own variables.
-
-        Without such terms the first-order conditions per variable are also
-        sufficient (the payoff is affine in each own variable separately and
-        the own variables do not interact).
-        """
-        idx = [self.generators.index(self.symbol(v)) for v in self.players[player].variables]
-        poly = self.payoff_poly(player)
-        return any(sum(1 for i in idx if mon[i]) > 1 for mon in poly.monoms())
 
 
 def check_polynomial_game(game: PolynomialGame) -> None:

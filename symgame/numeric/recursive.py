@@ -1,4 +1,5 @@
-"""Single-state recursive games with increasing stakes (../shared/seeds/001, section 1).
+"""Single-state recursive games with increasing stakes (Buck et al., arXiv:2208.02788, 2022,
+section 1).
 
 Player 1 (rows, maximiser) and player 2 (columns) play the one-shot game
 ``A + B·V``: ``A`` is the immediate return, ``B >= 0`` the multiplier of

@@ -26,9 +26,7 @@ from ..engine.atlas import Atlas, Family, SolvedBranch
 from ..engine.ranges import Endpoint, ParamInterval, compare_endpoints
 from ..model.decide import Decision
 from ..numeric.polygame import numeric_equilibria
-
-from .polycert import (Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set,
-                       interval_within)
+from .polycert import Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set, interval_within
 
 NUMERIC_TOLERANCE = 1e-4
 

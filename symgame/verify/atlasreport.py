@@ -15,10 +15,27 @@ import sympy as sp
 
 from ..engine.atlas import Atlas, Family
 from ..model.decide import Decision
-from .atlascheck import (CoexistenceCell, MemberCertificate, NumericMatch, Subsumption, certify_atlas,
-                         coexistence, numeric_crosscheck, subsumed_families)
-from .printed import (CoverageVerdict, family_point_value, PrintedSolution, PrintedStatement, PrintedVerdict, StatementVerdict,
-                      check_coverage, check_printed, check_statement)
+from .atlascheck import (
+    CoexistenceCell,
+    MemberCertificate,
+    NumericMatch,
+    Subsumption,
+    certify_atlas,
+    coexistence,
+    numeric_crosscheck,
+    subsumed_families,
+)
+from .printed import (
+    CoverageVerdict,
+    PrintedSolution,
+    PrintedStatement,
+    PrintedVerdict,
+    StatementVerdict,
+    check_coverage,
+    check_printed,
+    check_statement,
+    family_point_value,
+)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from fractions import Fraction
 from typing import Mapping, Sequence
 
 import numpy as np
-
 from flint import fmpq
 
 from ..model.expr import to_fmpq, to_fraction

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
+import z3
 
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.game import NormalFormGame
@@ -21,8 +22,6 @@ from ..model.pdl import PDL
 from ..model.region import Domain
 from ..numeric import solvers
 from .regret import exact_regret
-
-import z3
 
 Point = Mapping[str, Fraction]
 

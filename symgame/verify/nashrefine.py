@@ -27,13 +27,14 @@ import z3
 
 from ..engine.ranges import ParamInterval
 from ..engine.z3terms import Z3Encoder
+from ..errors import NoResultError
 from ..model.polygame import PolynomialGame
 from .polycert import ProfileSet, check_multilinear, encode_family
 
 REFINE_TIMEOUT_MS = 20_000
 
 
-class RefinementUndecided(RuntimeError):
+class RefinementUndecided(NoResultError):
     """z3 could not decide whether a deviation is profitable within the budget."""
 
 

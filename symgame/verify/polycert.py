@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping, Sequence
 
@@ -35,6 +35,7 @@ import z3
 from ..engine.parametric import CaseBranch
 from ..engine.ranges import Endpoint, ParamInterval, branch_range, compare_endpoints
 from ..engine.z3terms import Z3Encoder, polynomial_term
+from ..errors import InputError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 
@@ -42,7 +43,7 @@ CERTIFY_TIMEOUT_MS = 60_000
 QUANTIFIED_TIMEOUT_MS = 5_000
 
 
-class NotMultilinear(ValueError):
+class NotMultilinear(InputError):
     """A payoff is not multilinear in its owner's variables (vertex checks would be unsound)."""
 
 

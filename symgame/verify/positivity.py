@@ -2,7 +2,7 @@
 
 A function that is one polynomial on each of a few regions of a box (for
 Guts: one polynomial per ordering of the thresholds, section 3 of
-../shared/seeds/001) is shown to be ``>= 0`` everywhere by
+Buck et al., arXiv:2208.02788, 2022) is shown to be ``>= 0`` everywhere by
 
 1. a **local quadratic lemma** at the point where it vanishes: constant and
    linear Taylor terms vanish *exactly* (reduced modulo the minimal polynomial

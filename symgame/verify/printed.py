@@ -21,8 +21,15 @@ from ..engine.atlas import Atlas, Family
 from ..engine.ranges import Endpoint, ParamInterval, algebraic_endpoint
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
-from .polycert import (Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set,
-                       certify_property, interval_within)
+from .polycert import (
+    Certificate,
+    ProfileSet,
+    certify_covered,
+    certify_nonempty,
+    certify_profile_set,
+    certify_property,
+    interval_within,
+)
 
 _MATCH_POINTS = (Fraction(17, 7), Fraction(31, 9), Fraction(40, 9), Fraction(61, 11))
 

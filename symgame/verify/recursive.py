@@ -1,4 +1,6 @@
-"""Exact a-posteriori certificates for recursive games (../shared/seeds/001, Theorems 1.2-1.3).
+"""Exact a-posteriori certificates for recursive games (Buck, Lee, Platnick, Wheeler, Zumbrun,
+"Continuous guts poker and numerical optimization of generalized recursive games", arXiv:2208.02788, 2022,
+Theorems 1.2-1.3).
 
 For a fixed player-1 strategy ``x`` each column ``j`` gives an affine map
 ``f_j(V) = α_j + (β_j - 1) V`` with ``α_j = (xA)_j``, ``β_j = (xB)_j``.  If

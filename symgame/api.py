@@ -1,0 +1,390 @@
+"""symgame's Python API: build or load a game, solve it, evaluate and export the result.
+
+The whole workflow in five lines (a zero-sum game whose payoff ``t`` is a parameter):
+
+>>> import symgame
+>>> game = symgame.normal_form([["0", "-1", "t"], ["1", "0", "-1"], ["-t", "1", "0"]],
+...                            parameters={"t": "[0, 3]"}, zero_sum=True)
+>>> solution = symgame.solve(game)
+>>> solution.certified
+True
+>>> print(solution.pdl.render_text())
+If t == 0: Row plays a3; Col plays a3
+Else: Row plays {a1: 1/(t + 2), a2: t/(t + 2), a3: 1/(t + 2)}; Col plays {a1: 1/(t + 2), a2: t/(t + 2), a3: 1/(t + 2)}
+>>> solution.evaluate(t=1).strategies[0]
+(Fraction(1, 3), Fraction(1, 3), Fraction(1, 3))
+
+Parameters may be given as strings, plain ``sympy`` symbols or expressions, numbers or
+``Fraction`` values; every text goes through symgame's restricted expression parser (never
+``eval`` or ``sympify``). Anything inconsistent raises a :class:`~symgame.errors.InputError` with
+one line saying what and where.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from .errors import InputError, NoResultError
+
+if TYPE_CHECKING:      # heavy modules are imported where they are used, so `import symgame` stays fast
+    from .engine.derive import Derivation
+    from .games.analysis import GameAnalysis
+    from .model.extensive import ExtensiveGame
+    from .model.game import NormalFormGame
+    from .model.pdl import PDL, Choice
+    from .model.polygame import PolynomialGame
+
+__all__ = ["normal_form", "load", "solve", "Solution", "atlas"]
+
+
+def _cell_text(value: Any, where: str) -> str:
+    """A payoff entry as text for the restricted parser."""
+    import sympy as sp
+
+    if isinstance(value, bool):
+        raise InputError(f"{where}: a payoff must be a number or an expression, not {value!r}")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, Fraction)):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InputError(f"{where}: {value!r} is not a finite number")
+        return repr(value)        # a decimal, read exactly: 0.1 is 1/10
+    if isinstance(value, sp.Basic):
+        return sp.sstr(value)
+    try:                                            # numpy scalars and the like
+        import numpy as np
+
+        if isinstance(value, np.integer):
+            return str(int(value))
+        if isinstance(value, np.floating):
+            return _cell_text(float(value), where)
+    except ImportError:                             # pragma: no cover - numpy is a dependency
+        pass
+    raise InputError(f"{where}: cannot read a payoff of type {type(value).__name__}")
+
+
+def _parameter_spec(parameters: Any) -> dict[str, Any]:
+    """``{name: domain}`` from a mapping, or from a sequence of names or sympy symbols (domain: all reals)."""
+    import sympy as sp
+
+    if parameters is None:
+        return {}
+    if isinstance(parameters, Mapping):
+        items = parameters.items()
+    elif isinstance(parameters, (str, sp.Symbol)):
+        items = [(parameters, "(-oo, oo)")]
+    else:
+        items = [(p, "(-oo, oo)") for p in parameters]
+    out: dict[str, Any] = {}
+    for name, domain in items:
+        key = name.name if isinstance(name, sp.Symbol) else name
+        if not isinstance(key, str):
+            raise InputError(f"parameters: a parameter is named by a string or a sympy symbol, not {name!r}")
+        out[key] = domain
+    return out
+
+
+def normal_form(payoffs: Any, *, parameters: Any = None, players: Sequence[Any] | None = None,
+                zero_sum: bool | None = None, name: str = "game", assumptions: Sequence[str] = (),
+                description: str = "") -> NormalFormGame:
+    """A parametrized one- or two-player normal-form game from Python values.
+
+    Parameters
+    ----------
+    payoffs : nested sequence, or a pair of them
+        With ``zero_sum=True``, one matrix of the row player's payoffs. Otherwise either a pair
+        ``(A, B)`` of matrices (row player, column player) or one matrix whose entries are pairs.
+        A one-player decision problem is a list with one entry per action and ``players`` of length 1.
+        Entries are numbers (floats are read as the decimal they print as), ``Fraction``, strings
+        such as ``"1/2 - p2 + p1*p2"`` or sympy expressions.
+    parameters : mapping or sequence, optional
+        ``{"t": "[0, 3]"}`` (intervals as in game files: ``[`` ``]`` closed, ``(`` ``)`` open,
+        ``oo`` for infinity; ``{"domain": ..., "integer": True}`` for an integer parameter), or a
+        list of names or sympy symbols, each then ranging over all reals.
+    players : sequence, optional
+        Player names, or ``(name, [action names])`` pairs. Default: ``Row``/``Col`` with actions
+        ``a1, a2, ...``.
+    zero_sum : bool, optional
+        Default: true when a single matrix of plain entries is given for two players.
+    name, assumptions, description
+        As in a game file (``assumptions``: extra conditions such as ``"p2 <= p1"``).
+
+    Returns
+    -------
+    NormalFormGame
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> p = sp.Symbol("p")                      # a plain symbol works: it is matched by name
+    >>> game = normal_form(([[p, 0], [0, 1 - p]], [[1 - p, 0], [0, p]]), parameters={p: "[0, 1]"})
+    >>> [pl.actions for pl in game.players]
+    [('a1', 'a2'), ('a1', 'a2')]
+    >>> normal_form([["q"]], parameters={"p": "[0, 1]"}, zero_sum=True)
+    Traceback (most recent call last):
+    ...
+    symgame.errors.InputError: <python>: payoffs[0][0]: unknown name 'q' at column 1 (known: p)
+    """
+    from .model.gamefile import GameFileError, game_from_data
+
+    two_matrices = (isinstance(payoffs, tuple) and len(payoffs) == 2 and _is_matrix(payoffs[0])
+                    and _is_matrix(payoffs[1]))
+    if players is not None and len(players) == 1:
+        rows = [_cell_text(v, f"payoffs[{i}]") for i, v in enumerate(payoffs)]
+        data_payoffs: Any = rows
+        zero_sum = False
+    elif two_matrices:
+        A, B = payoffs
+        _same_shape(A, B)
+        data_payoffs = [[[_cell_text(a, f"payoffs[0][{i}][{j}]"), _cell_text(b, f"payoffs[1][{i}][{j}]")]
+                         for j, (a, b) in enumerate(zip(row_a, row_b))] for i, (row_a, row_b) in enumerate(zip(A, B))]
+        if zero_sum:
+            raise InputError("payoffs: a pair of matrices was given with zero_sum=True (give the row player's only)")
+        zero_sum = False
+    else:
+        if not _is_matrix(payoffs):
+            raise InputError("payoffs: expected a matrix (a list of rows) or a pair of matrices")
+        pairs = all(isinstance(c, (list, tuple)) for row in payoffs for c in row)
+        if pairs:
+            data_payoffs = [[[_cell_text(c[0], f"payoffs[{i}][{j}][0]"), _cell_text(c[1], f"payoffs[{i}][{j}][1]")]
+                             if len(c) == 2 else _bad_pair(i, j) for j, c in enumerate(row)]
+                            for i, row in enumerate(payoffs)]
+            zero_sum = False if zero_sum is None else zero_sum
+        else:
+            data_payoffs = [[_cell_text(c, f"payoffs[{i}][{j}]") for j, c in enumerate(row)]
+                            for i, row in enumerate(payoffs)]
+            if zero_sum is False:
+                raise InputError("payoffs: one matrix of single entries needs zero_sum=True "
+                                 "(or give a pair of matrices)")
+            zero_sum = True
+    shape = (len(data_payoffs), len(data_payoffs[0]) if data_payoffs and isinstance(data_payoffs[0], list) else 1)
+    data = {"game": name, "parameters": _parameter_spec(parameters), "assumptions": list(assumptions),
+            "players": _players(players, shape), "zero_sum": bool(zero_sum), "payoffs": data_payoffs}
+    if description:
+        data["description"] = description
+    try:
+        return game_from_data(data, "<python>")
+    except GameFileError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _is_matrix(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and len(value) > 0 and all(isinstance(r, (list, tuple)) for r in value)
+
+
+def _same_shape(A: Sequence, B: Sequence) -> None:
+    if len(A) != len(B) or any(len(a) != len(b) for a, b in zip(A, B)):
+        raise InputError("payoffs: the two matrices have different shapes")
+
+
+def _bad_pair(i: int, j: int):
+    raise InputError(f"payoffs[{i}][{j}]: a general-sum entry is a pair (row payoff, column payoff)")
+
+
+def _players(players: Sequence[Any] | None, shape: tuple[int, int]) -> list[dict]:
+    if players is None:
+        return [{"name": "Row", "actions": [f"a{k + 1}" for k in range(shape[0])]},
+                {"name": "Col", "actions": [f"a{k + 1}" for k in range(shape[1])]}]
+    out = []
+    for k, player in enumerate(players):
+        if isinstance(player, str):
+            out.append({"name": player, "actions": [f"a{a + 1}" for a in range(shape[k] if k < 2 else 0)]})
+        elif isinstance(player, (list, tuple)) and len(player) == 2:
+            out.append({"name": player[0], "actions": list(player[1])})
+        else:
+            raise InputError(f"players[{k}]: give a name or a (name, [actions]) pair")
+    return out
+
+
+def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
+    """Read a game file: Gambit ``.efg``, or a YAML/JSON normal-form or polynomial game.
+
+    A YAML/JSON file whose players declare ``variables`` is a polynomial game (for :func:`atlas`);
+    otherwise a normal-form game (for :func:`solve`). Problems raise :class:`InputError` with the
+    file, the place and the problem in one line.
+
+    Examples
+    --------
+    >>> game = load("examples/rps_variant.yaml")
+    >>> game.name, [p.name for p in game.players]
+    ('rock-paper-variant', ['Row', 'Col'])
+    """
+    from .model.efg import EfgError, load_efg
+    from .model.gamefile import GameFileError, game_from_data, read_document
+    from .model.polyfile import polynomial_game_from_data
+
+    path = Path(path)
+    try:
+        if path.suffix.lower() == ".efg":
+            return load_efg(path)
+        data, source = read_document(path)
+        players = data.get("players") if isinstance(data, dict) else None
+        if isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players):
+            return polynomial_game_from_data(data, source)
+        return game_from_data(data, source)
+    except (EfgError, GameFileError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def _point(point: Mapping[str, Any] | None, values: Mapping[str, Any]) -> dict[str, Fraction]:
+    import sympy as sp
+
+    merged = dict(point or {})
+    merged.update(values)
+    out = {}
+    for key, value in merged.items():
+        name = key.name if isinstance(key, sp.Symbol) else str(key)
+        try:
+            out[name] = Fraction(str(value)) if isinstance(value, (float, str, sp.Rational)) else Fraction(value)
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise InputError(f"point: {name} = {value!r} is not a rational number") from None
+    return out
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The result of :func:`solve`: every equilibrium branch, the PDL, and how it was checked.
+
+    Attributes
+    ----------
+    analysis : GameAnalysis
+        Everything computed: the derivation, the whole-domain certificate, the cross-check.
+    """
+
+    analysis: GameAnalysis
+
+    @property
+    def game(self) -> NormalFormGame:
+        return self.analysis.derivation.game
+
+    @property
+    def derivation(self) -> Derivation:
+        return self.analysis.derivation
+
+    @property
+    def branches(self) -> tuple:
+        """Every equilibrium branch: supports, exact strategies as functions of the parameters, region."""
+        return self.analysis.derivation.branches
+
+    @property
+    def pdl(self) -> PDL:
+        """The joint parametric decision list (the last rule is ``else``)."""
+        return self.analysis.derivation.pdl
+
+    @property
+    def player_pdls(self) -> tuple[PDL, ...]:
+        """One decision list per player (two-player games)."""
+        return self.analysis.player_pdls
+
+    @property
+    def coverage(self):
+        """The proof that the branches cover the parameter domain."""
+        return self.analysis.derivation.coverage
+
+    @property
+    def certificate(self):
+        """The z3 certificate that every rule is an equilibrium wherever it fires."""
+        return self.analysis.certificate
+
+    @property
+    def certified(self) -> bool:
+        """Whether the whole-domain certificate is a proof (not refuted, not undecided)."""
+        return self.analysis.certificate.status.value == "true"
+
+    @property
+    def crosscheck(self):
+        """Exact regret and an independent numeric solver at rational sample points."""
+        return self.analysis.crosscheck
+
+    def evaluate(self, point: Mapping[str, Any] | None = None, **values: Any) -> Choice:
+        """The exact profile the PDL prescribes at a rational parameter point (``evaluate(t=1)``)."""
+        chosen = _point(point, values)
+        names = set(self.game.domain.names)
+        if set(chosen) != names:
+            missing, extra = sorted(names - set(chosen)), sorted(set(chosen) - names)
+            raise InputError("point: " + (f"missing {', '.join(missing)}" if missing else "")
+                             + ("; " if missing and extra else "") + (f"unknown {', '.join(extra)}" if extra else ""))
+        return self.pdl.evaluate(chosen)
+
+    @cached_property
+    def _json_data(self) -> dict:
+        from .export.documents import analysis_json
+
+        return analysis_json(self.analysis)
+
+    def to_json(self) -> str:
+        """The result as JSON (schema ``symgame/export/result.schema.json``), byte-deterministic."""
+        from .export.documents import dumps
+
+        return dumps(self._json_data)
+
+    def to_markdown(self) -> str:
+        from .export.documents import summary_markdown
+
+        return summary_markdown(self.analysis, self._json_data)
+
+    def to_latex(self) -> str:
+        """A LaTeX cheat sheet of the PDL."""
+        from .export.latex import cheatsheet_tex
+        from .export.pipeline import rule_values, verification_sentence
+
+        spec = self.analysis.spec
+        return cheatsheet_tex(spec.title, spec.source, self.pdl, verification_sentence(self.analysis),
+                              rule_values(self.derivation))
+
+    def write(self, directory: str | Path, pdf: bool = False):
+        """Write result.json, summary.md, errata.md, cheatsheet.tex (and the PDF, regions.png) to ``directory``."""
+        from .export.pipeline import write_outputs
+
+        return write_outputs(self.analysis, Path(directory), pdf=pdf)
+
+
+def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,
+          source: str = "user game") -> Solution:
+    """Every equilibrium branch of a parametrized normal-form game, its PDL, certified and cross-checked.
+
+    Raises :class:`NoResultError` when the branches cannot be proved to cover the parameter domain
+    (the message gives a point where they fail).
+
+    Examples
+    --------
+    >>> sol = solve(normal_form([[1, -1], [-1, 1]], zero_sum=True))     # matching pennies
+    >>> sol.evaluate().strategies
+    ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    """
+    from .engine.derive import derive_equilibria
+    from .engine.pdl_builder import CoverageError
+    from .games.analysis import GameSpec, analyse_derivation
+    from .model.game import NormalFormGame
+
+    if not isinstance(game, NormalFormGame):
+        raise InputError(f"solve: expected a normal-form game, got {type(game).__name__} "
+                         "(polynomial games: symgame.atlas)")
+    try:
+        derivation = derive_equilibria(game, timeout_ms)
+    except CoverageError as exc:
+        raise NoResultError(f"{game.name}: {exc}") from None
+    spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
+    return Solution(analyse_derivation(spec, derivation, seed))
+
+
+def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 14):
+    """Every equilibrium family of a one-parameter polynomial game, with exact ranges (see ``symgame atlas``).
+
+    ``workers=1`` runs serially; ``None`` uses every core.
+    """
+    from .engine.atlas import CaseSpaceTooLarge, build_atlas, process_map, serial_map
+    from .model.polygame import PolynomialGame
+
+    if not isinstance(game, PolynomialGame):
+        raise InputError(f"atlas: expected a polynomial game, got {type(game).__name__}")
+    mapper = serial_map if workers == 1 else (lambda fn, items: process_map(fn, items, workers))
+    try:
+        return build_atlas(game, mapper, budget=budget)
+    except CaseSpaceTooLarge as exc:
+        raise InputError(str(exc)) from None

@@ -1,0 +1,21 @@
+"""The games of ``symgame derive``, as plain data (``symgame list`` reads this without importing a solver).
+
+A test checks that every entry agrees with the registry and the game modules it summarises.
+"""
+from __future__ import annotations
+
+from .references import cite
+
+#: name -> (title, source, output folders)
+CATALOGUE: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "two_by_two": ("General-sum 2x2 games", cite("ganzfried2022", "section 5 and Appendix A"), ("two_by_two",)),
+    "weakest_link": ("Weakest Link: the final vote", cite("ganzfried2022", "section 6.3 and Appendix D"),
+                     ("weakest_link",)),
+    "jeopardy": ("Final Jeopardy", cite("ganzfried2022", "section 6.1 and Appendix B"),
+                 ("jeopardy/5_3", "jeopardy/8_5", "jeopardy/10_6", "jeopardy/12_8")),
+    "kuhn": ("n-card Kuhn poker (game tree)", cite("ganzfried2022", "section 6.2 and Appendix C"), ("kuhn",)),
+    "guts": ("Continuous Guts, 1 v N coalitions", cite("buck2022", "sections 1-4 and Appendices B-D")
+             + "; the game: " + cite("castronova2021"), ("guts",)),
+    "billingham": ("Simplified three-player Kuhn poker (atlas)",
+                   cite("billingham2017full", "sections 2-3, eqs. (1)-(18), Figures 1-5"), ("billingham",)),
+}

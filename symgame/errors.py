@@ -1,0 +1,26 @@
+"""symgame's exceptions: one base class, a few kinds, every message one line in the library's terms.
+
+>>> from symgame.errors import SymgameError, InputError
+>>> issubclass(InputError, SymgameError) and issubclass(InputError, ValueError)
+True
+
+Catch :class:`SymgameError` to handle anything symgame raises on purpose; the command line turns
+:class:`InputError` into exit status 2 and :class:`NoResultError` into exit status 3.
+"""
+from __future__ import annotations
+
+
+class SymgameError(Exception):
+    """Base class of every error symgame raises on purpose."""
+
+
+class InputError(SymgameError, ValueError):
+    """A game, file, expression or option that cannot be used as given (what, where, why)."""
+
+
+class NoResultError(SymgameError, RuntimeError):
+    """A computation ran but could not reach a proved result (coverage not proved, a case undecided)."""
+
+
+class LimitError(InputError):
+    """An input beyond a documented size limit (the message names the limit)."""
