@@ -2,6 +2,7 @@
 
     python3 benchmarks/determinism.py guts kuhn billingham two_by_two weakest_link jeopardy
     python3 benchmarks/determinism.py guts --sequential      # one condition at a time (no extra load)
+    python3 benchmarks/determinism.py all                    # `symgame derive --all`: the whole regeneration
 
 Each game is derived twice with ``symgame derive GAME --out DIR --no-pdf --recompute``: condition
 ``a`` (PYTHONHASHSEED=0, one BLAS/OpenMP thread) and condition ``b`` (PYTHONHASHSEED=4242, two
@@ -42,7 +43,8 @@ def start(game: str, out: Path, condition: str) -> tuple[subprocess.Popen, psuti
     env = dict(os.environ, **CONDITIONS[condition])
     out.mkdir(parents=True, exist_ok=True)
     log = open(out.parent / f"{condition}.log", "w")
-    proc = subprocess.Popen(["symgame", "derive", game, "--out", str(out), "--no-pdf", "--recompute"], env=env,
+    target = ["--all"] if game == "all" else [game]
+    proc = subprocess.Popen(["symgame", "derive", *target, "--out", str(out), "--no-pdf", "--recompute"], env=env,
                             stdout=log, stderr=subprocess.STDOUT, text=True)
     return proc, psutil.Process(proc.pid)
 
@@ -84,6 +86,7 @@ def main() -> int:
     parser.add_argument("games", nargs="+")
     parser.add_argument("--sequential", action="store_true", help="run the two conditions one after the other")
     parser.add_argument("--keep", type=Path, help="keep the outputs under this directory")
+    parser.add_argument("--only", choices=sorted(CONDITIONS), help="one condition only: measure, do not compare")
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="symgame-determinism-"))
     failures = 0
@@ -91,8 +94,9 @@ def main() -> int:
     print("|---|---|---:|---:|---:|")
     for game in args.games:
         results = {}
-        if args.sequential:
-            for c in CONDITIONS:
+        conditions = [args.only] if args.only else list(CONDITIONS)
+        if args.sequential or args.only:
+            for c in conditions:
                 results.update(watch({c: start(game, root / game / c, c)}))
         else:
             results = watch({c: start(game, root / game / c, c) for c in CONDITIONS})
@@ -101,7 +105,7 @@ def main() -> int:
             if code != 0:
                 print(f"  {game} ({c}) failed: {err}", file=sys.stderr)
                 failures += 1
-        differences = compare(root / game / "a", root / game / "b")
+        differences = [] if args.only else compare(root / game / "a", root / game / "b")
         for line in differences:
             print(f"  DIFFERENT {line}", flush=True)
         failures += len(differences)

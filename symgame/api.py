@@ -74,8 +74,9 @@ def _parameter_spec(parameters: Any) -> dict[str, Any]:
 
     if parameters is None:
         return {}
+    items: list[tuple[Any, Any]]
     if isinstance(parameters, Mapping):
-        items = parameters.items()
+        items = list(parameters.items())
     elif isinstance(parameters, (str, sp.Symbol)):
         items = [(parameters, "(-oo, oo)")]
     else:

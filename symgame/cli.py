@@ -135,7 +135,7 @@ def cmd_derive(args: argparse.Namespace) -> int:
     status = 0
     for name in names:
         if name == "kuhn":
-            paths = write_kuhn_outputs(args.out / "kuhn", pdf=not args.no_pdf)
+            paths = write_kuhn_outputs(args.out / "kuhn", pdf=not args.no_pdf, recompute=args.recompute)
             print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
             continue
         if name == "guts":

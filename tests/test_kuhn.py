@@ -93,3 +93,16 @@ def test_printed_pdl_exploitable_and_outputs_fresh():
 def test_bad_deck_size(cards, capsys):
     assert main(["kuhn", "--cards", cards]) == 2
     assert "--cards must be between" in capsys.readouterr().err
+
+
+def test_committed_kuhn_outputs_match_their_content_keyed_cache():
+    """The cache is current for this code (else `symgame derive kuhn` must be run) and equals the files."""
+    import json
+
+    from symgame.export.kuhn_outputs import CACHE_FILE, kuhn_key
+
+    directory = Path(__file__).resolve().parents[1] / "outputs" / "kuhn"
+    entry = json.loads((directory / CACHE_FILE).read_text())["all"]
+    assert entry["key"] == kuhn_key(), "outputs/kuhn was computed by other code: run `symgame derive kuhn`"
+    for name, text in entry["data"].items():
+        assert (directory / name).read_text(encoding="utf-8") == text, name

@@ -6,7 +6,7 @@ import sympy as sp
 
 from symgame.games import billingham, kuhn, kuhn_pdl
 from symgame.model.behaviour_poly import TreeCompileError, compile_payoffs
-from symgame.model.extensive import Chance, Decision, ExtensiveGame, Outcome
+from symgame.model.extensive import Chance, DecisionNode, ExtensiveGame, Outcome
 from symgame.model.parameters import parameter_symbol
 
 
@@ -48,8 +48,8 @@ def test_kuhn_tree_polynomial_gives_the_certified_value(n):
 
 def test_bad_trees_are_refused():
     leaf = Outcome((Fraction(1), Fraction(-1)))
-    clash = Chance(((Fraction(1, 2), Decision(0, "I", (("x", leaf), ("y", leaf)))),
-                    (Fraction(1, 2), Decision(0, "I", (("x", leaf), ("z", leaf))))))
+    clash = Chance(((Fraction(1, 2), DecisionNode(0, "I", (("x", leaf), ("y", leaf)))),
+                    (Fraction(1, 2), DecisionNode(0, "I", (("x", leaf), ("z", leaf))))))
     with pytest.raises(TreeCompileError, match="inconsistent"):
         compile_payoffs(ExtensiveGame("clash", ("1", "2"), clash))
     with pytest.raises(TreeCompileError, match="payoffs for 3 players"):
@@ -60,7 +60,7 @@ def test_bad_trees_are_refused():
 
 def test_three_action_information_set_gets_two_variables():
     leaves = [Outcome((sp.Integer(k), -sp.Integer(k))) for k in range(3)]
-    game = ExtensiveGame("three", ("1", "2"), Decision(0, "I", tuple(zip("abc", leaves))))
+    game = ExtensiveGame("three", ("1", "2"), DecisionNode(0, "I", tuple(zip("abc", leaves))))
     compiled = compile_payoffs(game, names={"I": "p"})
     pa, pb = parameter_symbol("p_a"), parameter_symbol("p_b")
     assert compiled.variables[0] == ("p_a", "p_b")

@@ -122,15 +122,6 @@ class Atlas:
         return out
 
 
-@dataclass(frozen=True)
-class Witness:
-    """One exact profile of a family at a parameter value."""
-
-    family: str
-    profile: dict[str, sp.Expr]
-    continuum: bool
-
-
 def branch_witness(game: PolynomialGame, member: SolvedBranch, value: Fraction,
                    timeout_ms: int = 20_000) -> dict[str, sp.Expr] | None:
     """Exact values of every variable of ``member`` at the parameter ``value``.

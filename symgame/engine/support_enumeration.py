@@ -80,7 +80,7 @@ def ring_fraction(numer, denom) -> sp.Expr:
 
 
 @dataclass(frozen=True)
-class PolynomialGame:
+class RingMatrices:
     """Payoff matrices over the polynomial ring ``QQ[parameters]``."""
 
     ring: object
@@ -88,7 +88,7 @@ class PolynomialGame:
     b: list
 
     @classmethod
-    def from_game(cls, game: NormalFormGame) -> "PolynomialGame":
+    def from_game(cls, game: NormalFormGame) -> "RingMatrices":
         gens = [sp.Symbol(n, real=True) for n in game.domain.names] or [sp.Symbol("_unused", real=True)]
         ring = sp.QQ[tuple(gens)]
         a = game.payoffs[0]
@@ -147,7 +147,7 @@ class BranchSolver:
 
     def __init__(self, game: NormalFormGame, timeout_ms: int = 20_000):
         self.game = game
-        self.poly = PolynomialGame.from_game(game)
+        self.poly = RingMatrices.from_game(game)
         self.oracle = SignOracle(Z3Context(game.domain))
         self.timeout_ms = timeout_ms
 

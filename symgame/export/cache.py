@@ -110,7 +110,9 @@ def content_key(part: str, parameters: Mapping[str, Any], roots: Iterable[str]) 
     digest.update(json.dumps({"part": part, "parameters": parameters, "libraries": library_versions()},
                              sort_keys=True, default=str).encode())
     for name in module_closure(roots):
-        digest.update(name.encode() + b"\0" + _module_file(name).read_bytes() + b"\0")
+        path = _module_file(name)
+        assert path is not None          # module_closure keeps only modules with a file
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -948,7 +948,11 @@ def run_parts(names: Sequence[str], workers: int = 2):
         with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1) as pool:
             futures = {pool.submit(compute_part, name): name for name in names}
             for future in as_completed(futures):
-                yield futures[future], future.result()
+                try:
+                    result = future.result()
+                except Exception as exc:      # name the part; the worker's traceback is chained
+                    raise RuntimeError(f"the Guts part {futures[future]!r} failed: {exc}") from exc
+                yield futures[future], result
     finally:
         for k, v in saved.items():
             if v is None:

@@ -20,7 +20,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..model.behaviour_poly import compile_payoffs
-from ..model.extensive import Chance, Decision, ExtensiveGame, Node, Outcome
+from ..model.extensive import Chance, DecisionNode, ExtensiveGame, Node, Outcome
 from ..model.parameters import parameter_symbol, parse_domain
 from ..model.polygame import PolynomialGame, PolyPlayer
 from ..references import cite
@@ -48,7 +48,7 @@ def _leaf(cards: dict, live: list, stakes: dict, P: sp.Expr) -> Outcome:
     return Outcome(tuple(pay))
 
 
-def _respond(cards: dict, bettor: int, P: sp.Expr) -> Decision:
+def _respond(cards: dict, bettor: int, P: sp.Expr) -> DecisionNode:
     """After ``bettor`` bets, the next two players call or fold in turn (section 2).
 
     Forced by the rules and the paper's dominance remarks: A always calls;
@@ -57,7 +57,7 @@ def _respond(cards: dict, bettor: int, P: sp.Expr) -> Decision:
     """
     first, second = bettor % 3 + 1, (bettor + 1) % 3 + 1
 
-    def second_move(first_called: bool) -> Decision:
+    def second_move(first_called: bool) -> DecisionNode:
         situation = "bet-call" if first_called else "bet-fold"
         card = cards[second]
         if card == "A":
@@ -69,12 +69,12 @@ def _respond(cards: dict, bettor: int, P: sp.Expr) -> Decision:
             live = [bettor] + ([first] if first_called else []) + ([second] if choice == "call" else [])
             stakes = {i: int(i in live) for i in (1, 2, 3)}
             options.append((choice, _leaf(cards, live, stakes, P)))
-        return Decision(second - 1, f"P{second}:{card}:{situation}", tuple(options))
+        return DecisionNode(second - 1, f"P{second}:{card}:{situation}", tuple(options))
 
     card = cards[first]
     choices = {"A": ("call",), "K": ("call", "fold")}.get(card, ("fold",))
     options = tuple((choice, second_move(choice == "call")) for choice in choices)
-    return Decision(first - 1, f"P{first}:{card}:facing-bet", options)
+    return DecisionNode(first - 1, f"P{first}:{card}:facing-bet", options)
 
 
 def _opening(cards: dict, actor: int, P: sp.Expr) -> Node:
@@ -84,8 +84,8 @@ def _opening(cards: dict, actor: int, P: sp.Expr) -> Node:
     card = cards[actor]
     check = _opening(cards, actor + 1, P)
     if card in ("K", "J"):
-        return Decision(actor - 1, f"P{actor}:{card}:open", (("check", check),))
-    return Decision(actor - 1, f"P{actor}:{card}:open", (("bet", _respond(cards, actor, P)), ("check", check)))
+        return DecisionNode(actor - 1, f"P{actor}:{card}:open", (("check", check),))
+    return DecisionNode(actor - 1, f"P{actor}:{card}:open", (("bet", _respond(cards, actor, P)), ("check", check)))
 
 
 def build_tree() -> ExtensiveGame:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from ..model.extensive import Chance, Decision, ExtensiveGame, Terminal
+from ..model.extensive import Chance, DecisionNode, ExtensiveGame, Terminal
 from ..model.sequence_form import SequenceForm, build_sequence_form, realization_plan
 from ..numeric.sequence_lp import solve_sequence_form
 from ..references import cite
@@ -25,23 +25,23 @@ _TERMINALS = {k: Terminal(Fraction(k)) for k in (-2, -1, 1, 2)}
 
 
 @lru_cache(maxsize=None)
-def _b_facing_bet(y: int, sign: int) -> Decision:
-    return Decision(1, f"B:{y}:bet", (("call", _TERMINALS[2 * sign]), ("fold", _TERMINALS[1])))
+def _b_facing_bet(y: int, sign: int) -> DecisionNode:
+    return DecisionNode(1, f"B:{y}:bet", (("call", _TERMINALS[2 * sign]), ("fold", _TERMINALS[1])))
 
 
 @lru_cache(maxsize=None)
-def _a_facing_bet(x: int, sign: int) -> Decision:
-    return Decision(0, f"A:{x}:check-bet", (("call", _TERMINALS[2 * sign]), ("fold", _TERMINALS[-1])))
+def _a_facing_bet(x: int, sign: int) -> DecisionNode:
+    return DecisionNode(0, f"A:{x}:check-bet", (("call", _TERMINALS[2 * sign]), ("fold", _TERMINALS[-1])))
 
 
-def betting_subtree(x: int, y: int) -> Decision:
+def betting_subtree(x: int, y: int) -> DecisionNode:
     """The betting after A holds ``x`` and B holds ``y`` (A's net payoffs).
 
     Subtrees that do not depend on both cards are shared between deals.
     """
     sign = 1 if x > y else -1
-    facing_check = Decision(1, f"B:{y}:check", (("bet", _a_facing_bet(x, sign)), ("check", _TERMINALS[sign])))
-    return Decision(0, f"A:{x}:open", (("bet", _b_facing_bet(y, sign)), ("check", facing_check)))
+    facing_check = DecisionNode(1, f"B:{y}:check", (("bet", _a_facing_bet(x, sign)), ("check", _TERMINALS[sign])))
+    return DecisionNode(0, f"A:{x}:open", (("bet", _b_facing_bet(y, sign)), ("check", facing_check)))
 
 
 def build_game(cards: int) -> ExtensiveGame:

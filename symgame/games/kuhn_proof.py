@@ -134,22 +134,22 @@ def _value_at(col: list[Segment], start: sp.Expr, order: _Order) -> sp.Rational:
 
 
 @dataclass(frozen=True)
-class Region:
+class CardRange:
     start: sp.Expr
     end: sp.Expr
     values: tuple[sp.Rational, ...]
 
 
-def regions(columns: list[list[Segment]], n: sp.Expr, order: _Order) -> list[Region]:
+def regions(columns: list[list[Segment]], n: sp.Expr, order: _Order) -> list[CardRange]:
     for col in columns:
         for seg in col:
             if order.sign(seg.end - seg.start + 1) < 0:
                 raise ProofFailure(f"segment {seg.start}..{seg.end} has negative length (rules overlap)")
     points = _breakpoints(columns, n, order)
-    return [Region(a, b - 1, tuple(_value_at(col, a, order) for col in columns)) for a, b in zip(points, points[1:])]
+    return [CardRange(a, b - 1, tuple(_value_at(col, a, order) for col in columns)) for a, b in zip(points, points[1:])]
 
 
-def prefix_sums(regs: list[Region], index: int) -> list[sp.Expr]:
+def prefix_sums(regs: list[CardRange], index: int) -> list[sp.Expr]:
     """For each region, ``Σ_{x < y} f(x)`` as an affine expression in y and q."""
     out, before = [], sp.Integer(0)
     for reg in regs:
@@ -159,8 +159,8 @@ def prefix_sums(regs: list[Region], index: int) -> list[sp.Expr]:
     return out
 
 
-def _choose(first: sp.Expr, second: sp.Expr, reg: Region, order: _Order, smaller: bool,
-            depth: int = 0) -> list[tuple[Region, sp.Expr]]:
+def _choose(first: sp.Expr, second: sp.Expr, reg: CardRange, order: _Order, smaller: bool,
+            depth: int = 0) -> list[tuple[CardRange, sp.Expr]]:
     """``min`` (or ``max``) of two affine functions of y over the region, for every q >= q0.
 
     Where the comparison changes sign inside the region, the region is cut at the crossing card
@@ -180,7 +180,7 @@ def _choose(first: sp.Expr, second: sp.Expr, reg: Region, order: _Order, smaller
     if c.q != 1:
         raise ProofFailure(f"crossing card {roots[0]} has a fractional slope in q")
     cut = c * Q + sp.floor(d)
-    parts = [Region(reg.start, cut, reg.values), Region(cut + 1, reg.end, reg.values)]
+    parts = [CardRange(reg.start, cut, reg.values), CardRange(cut + 1, reg.end, reg.values)]
     out = []
     for part in parts:
         if order.sign(part.end - part.start + 1) in (1, 2):
@@ -190,7 +190,7 @@ def _choose(first: sp.Expr, second: sp.Expr, reg: Region, order: _Order, smaller
     return out
 
 
-def _region_sum(expr: sp.Expr, reg: Region) -> sp.Expr:
+def _region_sum(expr: sp.Expr, reg: CardRange) -> sp.Expr:
     return sp.expand(sp.summation(expr, (Y, reg.start, reg.end)))
 
 
@@ -230,7 +230,7 @@ def lower_bound_total(r: int, order: _Order) -> tuple[sp.Expr, int]:
     n = PERIOD * Q + r
     regs = regions(_columns_a(r, n), n, order)
     # columns: bet b, call c; derived: checked w = 1 - b, check-call cc = w c
-    derived = [Region(g.start, g.end, (g.values[0], 1 - g.values[0], (1 - g.values[0]) * g.values[1]))
+    derived = [CardRange(g.start, g.end, (g.values[0], 1 - g.values[0], (1 - g.values[0]) * g.values[1]))
                for g in regs]
     pb, pw, pc = (prefix_sums(derived, i) for i in range(3))
     totals = [sp.expand(sum(g.values[i] * (g.end - g.start + 1) for g in derived)) for i in range(3)]

@@ -19,7 +19,7 @@ from typing import Mapping
 import sympy as sp
 
 from ..errors import InputError
-from .extensive import Chance, Decision, ExtensiveGame, Node, Outcome, Terminal
+from .extensive import Chance, DecisionNode, ExtensiveGame, Node, Outcome, Terminal
 from .parameters import parameter_symbol
 
 
@@ -51,7 +51,7 @@ class _Compiler:
         self.order: list[tuple[int, str]] = []
         self.memo: dict[int, tuple[sp.Expr, ...]] = {}
 
-    def action_probabilities(self, node: Decision) -> tuple[sp.Expr, ...]:
+    def action_probabilities(self, node: DecisionNode) -> tuple[sp.Expr, ...]:
         labels = tuple(a for a, _ in node.actions)
         known = self.actions.setdefault(node.infoset, labels)
         if known != labels or self.owner.setdefault(node.infoset, node.player) != node.player:

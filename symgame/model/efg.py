@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..errors import InputError
-from .extensive import Chance, Decision, ExtensiveGame, Node, Terminal
+from .extensive import Chance, DecisionNode, ExtensiveGame, Node, Terminal
 
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([{},])|([-+]?\d+(?:/\d+|\.\d+)?(?:[eE][-+]?\d+)?)|([A-Za-z]+))')
 MAX_EFG_BYTES = 20_000_000
@@ -193,7 +193,7 @@ def _read_node(reader: _Reader, outcomes: dict[int, list[Fraction]], depth: int)
         if reader.infosets.setdefault(key, (player, infoset)) != (player, infoset):
             raise reader.fail(f"information set name {key!r} used for two different information sets")
         children = tuple((name, _read_node(reader, outcomes, depth + 1)) for name, _ in actions)
-        return Decision(player - 1, key, children)
+        return DecisionNode(player - 1, key, children)
     raise reader.fail(f"unknown node type {kind!r} (expected c, p or t)")
 
 

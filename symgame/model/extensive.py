@@ -1,6 +1,6 @@
 """Extensive-form games with exact chance probabilities.
 
-The tree is made of :class:`Chance`, :class:`Decision` and leaves.  Decision
+The tree is made of :class:`Chance`, :class:`DecisionNode` and leaves.  DecisionNode
 nodes name their information set; all nodes of one information set must
 offer the same actions.  Two kinds of leaves:
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-Node = Union["Chance", "Decision", "Terminal", "Outcome"]
+Node = Union["Chance", "DecisionNode", "Terminal", "Outcome"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class Decision:
+class DecisionNode:
     """A move of ``player`` (0, 1, ...) at information set ``infoset``."""
 
     player: int

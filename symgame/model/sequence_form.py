@@ -15,7 +15,7 @@ from typing import Mapping
 from flint import fmpq
 
 from .expr import to_fmpq, to_fraction
-from .extensive import Chance, Decision, ExtensiveGame, Terminal
+from .extensive import Chance, DecisionNode, ExtensiveGame, Terminal
 
 
 @dataclass
@@ -31,7 +31,7 @@ class PlayerSequences:
     def children(self, infoset: str) -> list[int]:
         return [self.index[(infoset, a)] for a in self.actions[infoset]]
 
-    def register(self, node: Decision, parent_sequence: int) -> None:
+    def register(self, node: DecisionNode, parent_sequence: int) -> None:
         name = node.infoset
         labels = tuple(a for a, _ in node.actions)
         if name in self.parent:
@@ -84,7 +84,7 @@ def build_sequence_form(game: ExtensiveGame) -> SequenceForm:
         elif isinstance(node, Chance):
             for p, child in node.outcomes:
                 stack.append((child, chance * to_fmpq(p), s0, s1))
-        elif isinstance(node, Decision):
+        elif isinstance(node, DecisionNode):
             own = players[node.player]
             own.register(node, s0 if node.player == 0 else s1)
             for label, child in reversed(node.actions):

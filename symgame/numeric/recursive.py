@@ -97,11 +97,6 @@ class GameValue:
     cols: np.ndarray
     col: np.ndarray
 
-    def dense_col(self, n: int) -> np.ndarray:
-        out = np.zeros(n)
-        out[self.cols] = self.col
-        return out
-
 
 def solve_by_columns(game, V: float, start: int = 8, batch: int = 16, tol: float = 1e-11,
                      warm: Sequence[int] = ()) -> GameValue:
@@ -139,6 +134,12 @@ class FixedPoint:
     col: np.ndarray
     iterates: tuple[float, ...] = field(default=())
     converged: bool = True
+
+    def dense_col(self, n: int) -> np.ndarray:
+        """Player 2's strategy over all ``n`` columns (zero outside the columns kept)."""
+        out = np.zeros(n)
+        out[self.cols] = self.col
+        return out
 
 
 def forced_value(game: RecursiveGame, fee: float = 1.0, side: str = "row", tol: float = TOLERANCE) -> FixedPoint:

@@ -26,7 +26,14 @@ from ..engine.atlas import Atlas, Family, SolvedBranch
 from ..engine.ranges import Endpoint, ParamInterval, compare_endpoints
 from ..model.decide import Decision
 from ..numeric.polygame import numeric_equilibria
-from .polycert import Certificate, ProfileSet, certify_covered, certify_nonempty, certify_profile_set, interval_within
+from .polycert import (
+    FamilyCertificate,
+    ProfileSet,
+    certify_covered,
+    certify_nonempty,
+    certify_profile_set,
+    interval_within,
+)
 
 NUMERIC_TOLERANCE = 1e-4
 
@@ -36,8 +43,8 @@ class MemberCertificate:
     family: str
     case: str
     interval: ParamInterval
-    sound: Certificate
-    nonempty: Certificate
+    sound: FamilyCertificate
+    nonempty: FamilyCertificate
 
     @property
     def proved(self) -> bool:
@@ -63,7 +70,7 @@ def certify_atlas(atlas: Atlas) -> list[MemberCertificate]:
 class Subsumption:
     family: str
     within: str
-    certificate: Certificate
+    certificate: FamilyCertificate
 
 
 def subsumed_families(atlas: Atlas) -> list[Subsumption]:

@@ -84,7 +84,7 @@ class ExactRegret:
 
 
 @dataclass(frozen=True)
-class Certificate:
+class FamilyCertificate:
     """Outcome of one z3 proof attempt.
 
     ``decision`` is TRUE when the claim is proved, FALSE when it is refuted
@@ -233,7 +233,7 @@ def deviation_gains(game: PolynomialGame, terms: Mapping[str, z3.ArithRef], P: M
 # --------------------------------------------------------------------------- certificates
 
 def certify_profile_set(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
-                        timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+                        timeout_ms: int = CERTIFY_TIMEOUT_MS) -> FamilyCertificate:
     """Prove that every profile of ``pset`` is an equilibrium at every parameter value of ``interval``.
 
     On failure the counterexample names a parameter value (rational when
@@ -289,7 +289,7 @@ def _rational_parameter(formulas: list, violations: list, P: z3.ArithRef, answer
 
 
 def certify_nonempty(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
-                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> FamilyCertificate:
     """Prove that the family has a member at every parameter value of ``interval``.
 
     Without free variables this is quantifier free; with them the negation
@@ -316,7 +316,7 @@ def certify_nonempty(game: PolynomialGame, pset: ProfileSet, interval: ParamInte
 
 
 def _nonempty_by_cells(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval, claim: str,
-                       t0: float, timeout_ms: int) -> Certificate:
+                       t0: float, timeout_ms: int) -> FamilyCertificate:
     """Nonemptiness decided cell by cell (quantifier free at each sample and algebraic border point).
 
     The parameter line is cut at the real roots of the border polynomials of
@@ -327,9 +327,9 @@ def _nonempty_by_cells(game: PolynomialGame, pset: ProfileSet, interval: ParamIn
     branch = CaseBranch("printed", None, pset.values, pset.free, pset.constraints)
     found = branch_range(branch, game.parameters[0], timeout_ms)
     if not found.complete or found.undecided_cells:
-        return Certificate(claim, Decision.UNDECIDED, None, time.perf_counter() - t0, "cells")
+        return FamilyCertificate(claim, Decision.UNDECIDED, None, time.perf_counter() - t0, "cells")
     ok = any(interval_within(interval, iv) for iv in found.intervals)
-    return Certificate(claim, Decision.TRUE if ok else Decision.FALSE, None, time.perf_counter() - t0, "cells")
+    return FamilyCertificate(claim, Decision.TRUE if ok else Decision.FALSE, None, time.perf_counter() - t0, "cells")
 
 
 def interval_within(inner: ParamInterval, outer: ParamInterval) -> bool:
@@ -353,17 +353,17 @@ def _check(formulas: Sequence[z3.BoolRef], timeout_ms: int, quantified: bool = F
 
 
 def _certificate(claim: str, answer, t0: float, enc: Z3Encoder, names: Sequence[str],
-                 reason: str = "") -> Certificate:
+                 reason: str = "") -> FamilyCertificate:
     result, model = answer
     if result == z3.unsat:
-        return Certificate(claim, Decision.TRUE, None, time.perf_counter() - t0)
+        return FamilyCertificate(claim, Decision.TRUE, None, time.perf_counter() - t0)
     if result != z3.sat:
-        return Certificate(claim, Decision.UNDECIDED, None, time.perf_counter() - t0)
+        return FamilyCertificate(claim, Decision.UNDECIDED, None, time.perf_counter() - t0)
     example = {n.removeprefix("value_"): _show(model.eval(enc.var(n), model_completion=True))
                for n in names if n in enc.names}
     if reason:
         example["reason"] = reason
-    return Certificate(claim, Decision.FALSE, example, time.perf_counter() - t0)
+    return FamilyCertificate(claim, Decision.FALSE, example, time.perf_counter() - t0)
 
 
 def _show(value: z3.ExprRef) -> str:
@@ -388,7 +388,7 @@ def membership(game: PolynomialGame, pset: ProfileSet, terms: Mapping[str, z3.Ar
 
 def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
                     others: Sequence[tuple[ProfileSet, ParamInterval]],
-                    timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+                    timeout_ms: int = CERTIFY_TIMEOUT_MS) -> FamilyCertificate:
     """Prove that every profile of ``pset`` on ``interval`` lies in one of ``others`` (at the same parameter).
 
     Used to show that a paper lists every equilibrium of a family: a
@@ -409,7 +409,7 @@ def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInter
 
 def certify_property(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval, within: ParamInterval,
                      conditions: Sequence[tuple[sp.Expr, str]],
-                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> Certificate:
+                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> FamilyCertificate:
     """Prove that every profile of ``pset`` on ``interval`` ∩ ``within`` satisfies ``conditions``.
 
     ``conditions`` are ``expr rel 0`` in the game's variables and parameter.

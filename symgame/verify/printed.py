@@ -22,7 +22,7 @@ from ..engine.ranges import Endpoint, ParamInterval, algebraic_endpoint
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 from .polycert import (
-    Certificate,
+    FamilyCertificate,
     ProfileSet,
     certify_covered,
     certify_nonempty,
@@ -63,8 +63,8 @@ class PrintedVerdict:
     """The exact verdict on one printed solution."""
 
     solution: PrintedSolution
-    sound: Certificate
-    nonempty: Certificate
+    sound: FamilyCertificate
+    nonempty: FamilyCertificate
     families: tuple[str, ...]
     endpoints: tuple["EndpointOwner", ...] = ()
 
@@ -88,7 +88,7 @@ class CoverageVerdict:
 
     family: str
     interval: ParamInterval
-    covered: Certificate
+    covered: FamilyCertificate
 
     @property
     def complete(self) -> bool:

@@ -1,0 +1,103 @@
+"""Unit tests of the engine modules on games small enough to solve by hand."""
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+import z3
+
+import symgame
+from symgame.engine import casesplit, dominance, parametric, z3terms
+from symgame.engine.derive import derive_by_discovery, derive_equilibria
+from symgame.engine.discovery import discover_branches, unit_grid
+from symgame.model.decide import Decision
+from symgame.model.polyfile import polynomial_game_from_data
+from symgame.numeric.kernels import game_kernels
+
+# u1 = P x y + 3 x y - 2 x - 2 y + 1 (a parametrized matching pennies); u2 = -u1.
+# By hand: dE1/dx = (P + 3) y - 2, dE2/dy = 2 - (P + 3) x, unique equilibrium x = y = 2/(P + 3).
+PENNIES = {"game": "pennies", "parameters": {"P": "[1, oo)"},
+           "players": [{"name": "1", "variables": ["x"], "payoff": "P*x*y + 3*x*y - 2*x - 2*y + 1"},
+                       {"name": "2", "variables": ["y"], "payoff": "-(P*x*y + 3*x*y - 2*x - 2*y + 1)"}]}
+
+
+@pytest.fixture(scope="module")
+def pennies():
+    return polynomial_game_from_data(PENNIES, "<test>")
+
+
+def test_structure_takes_the_largest_independent_responder_set(pennies):
+    structure = casesplit.detect_structure(pennies)
+    # g_x depends on y and g_y on x: only one of them can be a responder; ties go to the first variable
+    assert structure.responders == ("x",) and structure.leaders == ("y",)
+    assert casesplit.total_cases(structure) == 9
+
+
+def test_the_interior_case_is_solved_exactly_with_p_symbolic(pennies):
+    structure = casesplit.detect_structure(pennies)
+    P = pennies.symbol("P")
+    solution = parametric.solve_case(pennies, structure, "I0")
+    assert len(solution.branches) == 1 and not solution.unsolved
+    values = solution.branches[0].value_map
+    assert sp.simplify(values["x"] - 2 / (P + 3)) == 0 and sp.simplify(values["y"] - 2 / (P + 3)) == 0
+    assert parametric.fixed_values(structure, "U+") == {"y": 1, "x": 1}
+    # a pure case: y = 1 needs dE2/dy = 2 - (P + 3) x >= 0 and x = 1 needs dE1/dx = (P + 3) y - 2 > 0,
+    # impossible together for P >= 1 (2 - (P + 3) < 0); the case has no branch with satisfiable conditions
+    pure = parametric.solve_case(pennies, structure, "U+")
+    at_one = [all(_holds(e.subs(P, 1), rel) for e, rel in b.conditions) for b in pure.branches]
+    assert not any(at_one)
+
+
+def test_the_atlas_finds_exactly_the_hand_solution(pennies):
+    atlas = symgame.atlas(pennies)
+    assert len(atlas.families) == 1
+    member = atlas.families[0].members[0]
+    P = pennies.symbol("P")
+    assert sp.simplify(dict(member.branch.values)["x"].subs(P, 1) - sp.Rational(1, 2)) == 0
+
+
+def test_z3_encoder_handles_square_roots_and_algebraic_models():
+    encoder = z3terms.Z3Encoder()
+    x = sp.Symbol("x", real=True)
+    formula = encoder.condition(x - sp.sqrt(2), "==")
+    assert z3terms.decide([formula], encoder) is Decision.TRUE
+    assert z3terms.decide([formula, encoder.var("x") < 1], encoder) is Decision.FALSE      # sqrt(2) >= 1
+    value = z3terms.model_values([encoder.var("x") * encoder.var("x") == 2, encoder.var("x") > 0], encoder, ["x"])
+    assert value is not None and sp.simplify(value["x"] - sp.sqrt(2)) == 0
+    with pytest.raises(ValueError, match="cannot translate"):
+        encoder.term(sp.sin(x))
+
+
+def test_polynomial_term_matches_the_polynomial():
+    a, b = sp.symbols("a b")
+    poly = sp.Poly(3 * a ** 2 * b - sp.Rational(1, 2) * b + 7, a, b)
+    va, vb = z3.Reals("va vb")
+    term = z3terms.polynomial_term(poly, [va, vb])
+    solver = z3.Solver()
+    solver.add(va == 2, vb == 3, term != 3 * 4 * 3 - sp.Rational(3, 2) + 7)
+    assert solver.check() == z3.unsat
+
+
+def test_dominance_removes_only_proved_dominated_actions():
+    # row a3 is dominated by a1 for every t in [0, 1]; nothing else is
+    game = symgame.normal_form([["1", "0"], ["0", "1"], ["t - 1", "-1"]], parameters={"t": "[0, 1]"},
+                               zero_sum=True)
+    reduction = dominance.reduce_by_dominance(game, [{"t": 0.5}])
+    assert reduction.kept == ((0, 1), (0, 1))
+    # the reduced game's PDL, lifted, still gives a3 probability 0 and solves the full game
+    full = derive_equilibria(game)
+    reduced = derive_by_discovery(game, game_kernels)
+    assert all(rule.profile.strategies[0][2] == 0 for rule in reduced.pdl.rules)
+    assert full.pdl.evaluate({"t": Fraction(1, 3)}).strategies == reduced.pdl.evaluate({"t": Fraction(1, 3)}).strategies
+
+
+def test_discovery_proves_its_cover_from_few_samples():
+    game = symgame.normal_form([["a", "0"], ["0", "1 - a"]], parameters={"a": "[0, 1]"}, zero_sum=True)
+    discovery = discover_branches(game, unit_grid(["a"], 4), game_kernels)
+    assert discovery.coverage.proved
+    supports = {b.supports for b in discovery.branches}
+    assert ((0, 1), (0, 1)) in supports             # the mixed branch for 0 < a < 1
+
+
+def _holds(value, rel):
+    value = sp.nsimplify(value)
+    return {">": value > 0, ">=": value >= 0, "==": value == 0}[rel]
