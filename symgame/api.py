@@ -255,6 +255,20 @@ class Solution:
     ----------
     analysis : GameAnalysis
         Everything computed: the derivation, the whole-domain certificate, the cross-check.
+
+    Examples
+    --------
+    >>> sol = solve(normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True))
+    >>> sol.certified, len(sol.branches), len(sol.pdl.rules)
+    (True, 1, 1)
+    >>> sol.evaluate(a=1).strategies
+    ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    >>> all(check.exact_nash for check in sol.crosscheck.checks)
+    True
+    >>> sol.to_json() == sol.to_json()          # byte-deterministic
+    True
+    >>> "documentclass" in sol.to_latex()
+    True
     """
 
     analysis: GameAnalysis
@@ -377,7 +391,15 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
 def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 14):
     """Every equilibrium family of a one-parameter polynomial game, with exact ranges (see ``symgame atlas``).
 
-    ``workers=1`` runs serially; ``None`` uses every core.
+    ``workers=1`` runs serially; ``None`` uses every core. A case space above ``budget`` raises
+    :class:`~symgame.errors.LimitError`.
+
+    Examples
+    --------
+    >>> pennies = load("examples/pennies.yaml")         # x = y = 2/(P + 3) by hand
+    >>> result = atlas(pennies)
+    >>> [(f.ident, dict(f.members[0].branch.values)) for f in result.families]
+    [('F1', {'y': 2/(P + 3), 'x': 2/(P + 3)})]
     """
     from .engine.atlas import CaseSpaceTooLarge, build_atlas, process_map, serial_map
     from .model.polygame import PolynomialGame

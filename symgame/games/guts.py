@@ -29,13 +29,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import sympy as sp
 
 from ..errors import LimitError
 from ..references import cite
+
+if TYPE_CHECKING:      # annotations only: these modules load z3 and python-flint
+    from ..model.decide import Decision
+    from ..verify.positivity import LocalLemma, PositivityCertificate
+    from ..verify.recursive import ForcingBound
 
 SOURCE = (cite("buck2022", "sections 1-4 and Appendices B-D") + "; the game: "
           + cite("castronova2021"))
@@ -562,8 +567,8 @@ class CoalitionResult:
     coalition_side_value: float     # value the coalition holds player 1 to from +1 (greatest fixed point)
     player1_strategy: dict[float, float]
     coalition_strategy: list[tuple[tuple[float, ...], float]]
-    certified_lower: object         # ForcingBound
-    certified_upper: object         # ForcingBound
+    certified_lower: ForcingBound | None
+    certified_upper: ForcingBound | None
     newton_steps: int
 
 
@@ -663,8 +668,8 @@ class TeamResult:
     upper_value: float              # the column team holds the row team to this from +opponents
     row_strategy: list[tuple[tuple[float, ...], float]]
     column_strategy: list[tuple[tuple[float, ...], float]]
-    certified_lower: object         # ForcingBound
-    certified_upper: object         # ForcingBound
+    certified_lower: ForcingBound | None
+    certified_upper: ForcingBound | None
 
 
 def solve_team_game(team: int, opponents: int, mesh: int, weenie: bool = False, certify: bool = True) -> TeamResult:
@@ -734,7 +739,7 @@ class RegionProof:
     """``min α(p*, p2..pn) >= 0`` on one region of the cube (player 1's place among sorted opponents)."""
 
     position: int
-    decision: object      # Decision
+    decision: Decision
     seconds: float
     counterexample: dict[str, str] | None
 
@@ -872,9 +877,9 @@ class WeenieBoxProof:
     """
 
     players: int
-    lemmas: tuple  # tuple[LocalLemma, ...]
+    lemmas: tuple[LocalLemma, ...]
     radius: Fraction
-    certificate: object  # PositivityCertificate
+    certificate: PositivityCertificate
 
     @property
     def proved(self) -> bool:
