@@ -101,3 +101,22 @@ def test_discovery_proves_its_cover_from_few_samples():
 def _holds(value, rel):
     value = sp.nsimplify(value)
     return {">": value > 0, ">=": value >= 0, "==": value == 0}[rel]
+
+
+def test_sign_conditions_drop_factors_of_proved_constant_sign():
+    from symgame.engine.conditions import SignOracle, polynomial_condition
+    from symgame.model.decide import Z3Context
+
+    # W > 0 on the domain (as the Weakest Link's bank): (W (p - 1/2)) / (W^2 + 1) >= 0 must become p - 1/2 >= 0
+    game = symgame.normal_form([["W", "p"]], parameters={"W": "(0, 10]", "p": "[0, 1]"}, zero_sum=True)
+    oracle = SignOracle(Z3Context(game.domain))
+    ring = sp.QQ[sp.Symbol("W", real=True), sp.Symbol("p", real=True)]
+    W, p = ring.gens
+    atoms = polynomial_condition(W * (2 * p - 1), W ** 2 + 1, oracle)
+    assert len(atoms) == 1 and atoms[0].rel == ">="
+    assert sp.expand(atoms[0].expr - (2 * sp.Symbol("p", real=True) - 1)) == 0
+    # a factor of unknown sign stays, and a denominator of unknown sign is required nonzero
+    atoms = polynomial_condition(2 * p - 1, W - 5, oracle)
+    rels = sorted(a.rel for a in atoms)
+    assert rels == ["!=", ">="]
+    assert oracle.sign(sp.Symbol("W", real=True)) == 1 and oracle.sign(sp.Symbol("p", real=True) - 2) == -1
