@@ -431,10 +431,7 @@ def plot_weenie_surface(path: Path, steps: int = 201) -> Path:
     ax.set_xlabel("p2")
     ax.set_ylabel("p3")
     ax.set_title("Weenie rule, n = 3: player 1's one-shot return at p* (min 0 at +)", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 # --------------------------------------------------------------------------- documents
@@ -897,23 +894,19 @@ def write_guts_outputs(directory: Path, pdf: bool = True, recompute: bool = Fals
     directory.mkdir(parents=True, exist_ok=True)
     old = StudyCache((cache_from or directory) / CACHE_FILE)
     cache = StudyCache(directory / CACHE_FILE)
+    keys = {name: part_key(name) for name, (_, cached) in PARTS.items() if cached}   # the code the parts run
     data: dict[str, dict] = {}
-    todo = []
-    for name, (_, cached) in PARTS.items():
-        key = part_key(name)
-        reused = None if (recompute or not cached) else old.get(name, key)
+    for name, key in keys.items():
+        reused = None if recompute else old.get(name, key)
         if reused is not None:
             data[name] = reused
-        else:
-            todo.append(name)
     started = time.perf_counter()
-    for name, result in run_parts(todo, workers):
+    for name, result in run_parts([name for name in PARTS if name not in data], workers):
         data[name] = result
         if progress:
             progress(name, time.perf_counter() - started)
-    for name, (_, cached) in PARTS.items():
-        if cached:
-            cache.put(name, part_key(name), data[name])
+    for name, key in keys.items():
+        cache.put(name, key, data[name])
     texts = render_files(data)
     paths = []
     for name in TEXT_FILES:
