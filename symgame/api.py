@@ -27,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from .errors import InputError, NoResultError
+from .errors import InputError
 
 if TYPE_CHECKING:      # heavy modules are imported where they are used, so `import symgame` stays fast
     from .engine.derive import Derivation
@@ -373,17 +373,13 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
     """
     from .engine.derive import derive_equilibria
-    from .engine.pdl_builder import CoverageError
     from .games.analysis import GameSpec, analyse_derivation
     from .model.game import NormalFormGame
 
     if not isinstance(game, NormalFormGame):
         raise InputError(f"solve: expected a normal-form game, got {type(game).__name__} "
                          "(polynomial games: symgame.atlas)")
-    try:
-        derivation = derive_equilibria(game, timeout_ms)
-    except CoverageError as exc:
-        raise NoResultError(f"{game.name}: {exc}") from None
+    derivation = derive_equilibria(game, timeout_ms)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
     return Solution(analyse_derivation(spec, derivation, seed))
 

@@ -281,29 +281,22 @@ def cmd_solve(args: argparse.Namespace) -> int:
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    # the solver's modules only once the file has been read (a bad file is refused quickly)
-    from .engine.derive import derive_equilibria
-    from .engine.pdl_builder import CoverageError
-    from .export.documents import analysis_json, dumps, summary_markdown
-    from .export.latex import cheatsheet_tex
-    from .export.pipeline import rule_values, verification_sentence
-    from .games.analysis import GameSpec, analyse_derivation
+    from .api import solve  # the solver's modules only once the file has been read (a bad file is refused quickly)
+    from .errors import NoResultError
+
     try:
-        derivation = derive_equilibria(game)
-    except CoverageError as exc:
+        solution = solve(game, source=str(args.file))
+    except NoResultError as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)
         return EXIT_NO_RESULT
-    spec = GameSpec(name=game.name, title=game.name, source=str(args.file), build=lambda: game)
-    analysis = analyse_derivation(spec, derivation)
     if args.json:
-        sys.stdout.write(dumps(analysis_json(analysis)))
+        sys.stdout.write(solution.to_json())
     elif args.latex:
-        sys.stdout.write(cheatsheet_tex(game.name, str(args.file), derivation.pdl, verification_sentence(analysis),
-                                        rule_values(derivation)))
+        sys.stdout.write(solution.to_latex())
     elif args.markdown:
-        sys.stdout.write(summary_markdown(analysis, analysis_json(analysis)))
+        sys.stdout.write(solution.to_markdown())
     else:
-        print(derivation.pdl.render_text())
+        print(solution.pdl.render_text())
     return 0
 
 
