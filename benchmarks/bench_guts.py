@@ -18,7 +18,7 @@ import time
 
 import nashpy
 
-from symgame.games import guts
+from derivations.buck2022 import coalitions, weenie
 from symgame.numeric.recursive import RecursiveGame, forced_value
 
 
@@ -32,7 +32,7 @@ def rounds_to_converge(game: RecursiveGame, tol: float = 1e-4) -> int:
 
 
 def main():
-    g = guts.pseudo_bloc_game(2, 101)
+    g = coalitions.pseudo_bloc_game(2, 101)
     game = RecursiveGame(g.A, g.B)
     t0 = time.perf_counter()
     forced_value(game, 1.0, "row")
@@ -49,45 +49,45 @@ def main():
           f"{fp_round * rounds:.0f} s estimated; ratio {fp_round * rounds / ours:.0f}x")
     t0 = time.perf_counter()
     for n in range(2, 16):
-        guts.solve_coalition(n, 101, certify=False)
+        coalitions.solve_coalition(n, 101, certify=False)
     print(f"Table 1 (N = 2..15, M = 101), numeric solve only: {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
     for n in range(2, 16):
-        guts.solve_coalition(n, 101)
+        coalitions.solve_coalition(n, 101)
     print(f"Table 1 (N = 2..15, M = 101) with exact certificates: {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
-    guts.weenie_guarantee(3)
+    weenie.weenie_guarantee(3)
     z3_time = time.perf_counter() - t0
     t0 = time.perf_counter()
-    proved = guts.weenie_guarantee_boxes(3).proved
+    proved = weenie.weenie_guarantee_boxes(3).proved
     bb_time = time.perf_counter() - t0
     print(f"Weenie n = 3: z3 {z3_time:.2f} s, branch and bound {bb_time:.3f} s (proved: {proved}); "
           f"ratio {z3_time / bb_time:.0f}x")
     for n in (4, 5):
         t0 = time.perf_counter()
-        proof = guts.weenie_guarantee_boxes(n)
+        proof = weenie.weenie_guarantee_boxes(n)
         print(f"Weenie n = {n}: branch and bound {time.perf_counter() - t0:.2f} s, proved: {proof.proved} "
               f"({proof.certificate.bounded_boxes} boxes)" + ("; z3 leaves 3 of 4 regions undecided here" if n == 4 else ""))
     t0 = time.perf_counter()
-    guts.solve_coalition(4, 41, pseudo_bloc=False, certify=False)
+    coalitions.solve_coalition(4, 41, pseudo_bloc=False, certify=False)
     stored = time.perf_counter() - t0
     t0 = time.perf_counter()
-    guts.solve_lazy(guts.LazyFullCoalitionGame(4, 41), certify_coalition=False)
+    coalitions.solve_lazy(coalitions.LazyFullCoalitionGame(4, 41), certify_coalition=False)
     lazy = time.perf_counter() - t0
     print(f"full 1 v 4 game, M = 41 (135,751 columns): stored {stored:.1f} s, lazy {lazy:.1f} s")
     if "--quick" in sys.argv:
         return
     # M = 1001: 10^6 coalition columns per N, lazily priced; the dense game at M = 201 as the in-process baseline
     t0 = time.perf_counter()
-    guts.solve_coalition(5, 201, certify=False)
+    coalitions.solve_coalition(5, 201, certify=False)
     dense_201 = time.perf_counter() - t0
     t0 = time.perf_counter()
-    guts.solve_fine_pseudo_bloc(5, 201)
+    coalitions.solve_fine_pseudo_bloc(5, 201)
     lazy_201 = time.perf_counter() - t0
     print(f"N = 5, M = 201: dense matrices {dense_201:.1f} s, lazy pricing {lazy_201:.1f} s")
     t0 = time.perf_counter()
     for n in range(2, 16):
-        guts.solve_fine_pseudo_bloc(n, 1001)
+        coalitions.solve_fine_pseudo_bloc(n, 1001)
     print(f"Table 1 (N = 2..15) at M = 1001, lazy pricing, both fixed points: {time.perf_counter() - t0:.1f} s "
           "(target: under 600 s)")
 

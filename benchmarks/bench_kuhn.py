@@ -9,10 +9,11 @@ from itertools import product
 
 import numpy as np
 
+from derivations.ganzfried2022.kuhn_family import derive_three_card_family
+from derivations.ganzfried2022.kuhn_pdl import behaviours, check_corrected, corrected_pdl
+from derivations.ganzfried2022.kuhn_printed import deck_report
 from symgame.engine.atlas import process_map
-from symgame.games.kuhn import build_game, check_behaviours, deck_report
-from symgame.games.kuhn_family import derive_three_card_family
-from symgame.games.kuhn_pdl import behaviours, check_corrected, corrected_pdl
+from symgame.games.kuhn import build_game, check_behaviours
 from symgame.model.sequence_form import build_sequence_form
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.numeric.solvers import solve_zero_sum_lp

@@ -11,6 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
+from ._studies import StudiesNotFound
+
 EXIT_INPUT = 2
 EXIT_NO_RESULT = 3
 DEFAULT_OUT = Path("outputs")
@@ -97,27 +99,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "play":
             return cmd_play_guts(args)
         return cmd_solve(args)
+    except StudiesNotFound as exc:
+        print(f"symgame {args.command}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     except KeyboardInterrupt:
         print("symgame: interrupted", file=sys.stderr)
         return 130
 
 
 def cmd_list() -> int:
-    from .catalogue import CATALOGUE
+    from ._studies import load
 
-    for name, (title, source, outputs) in CATALOGUE.items():
+    for name, (title, source, outputs) in load().CATALOGUE.items():
         shown = f"  outputs: {', '.join(outputs)}" if outputs != (name,) or name in ("kuhn", "guts", "billingham") else ""
         print(f"{name:14s} {title}  [{source}]{shown}")
     return 0
 
 
 def cmd_derive(args: argparse.Namespace) -> int:
-    from .export.billingham_outputs import write_billingham_outputs
-    from .export.guts_outputs import write_guts_outputs
-    from .export.kuhn_outputs import write_kuhn_outputs
-    from .export.pipeline import derive_family
-    from .games.registry import FAMILIES
+    from ._studies import load
 
+    catalogue = load().CATALOGUE
     if args.all == bool(args.game):
         print("symgame derive: give one GAME or --all", file=sys.stderr)
         return EXIT_INPUT
@@ -126,35 +128,23 @@ def cmd_derive(args: argparse.Namespace) -> int:
     if args.json:
         print("symgame derive: --json needs --scores (library outputs are written to files)", file=sys.stderr)
         return EXIT_INPUT
-    names = list(FAMILIES) + list(SPECIAL) if args.all else [args.game]
-    unknown = [n for n in names if n not in FAMILIES and n not in SPECIAL]
+    names = list(catalogue) if args.all else [args.game]
+    unknown = [n for n in names if n not in catalogue]
     if unknown:
-        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(list(FAMILIES) + list(SPECIAL))})",
-              file=sys.stderr)
+        print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(catalogue)})", file=sys.stderr)
         return EXIT_INPUT
+    run = load("run")
     status = 0
     for name in names:
-        if name == "kuhn":
-            paths = write_kuhn_outputs(args.out / "kuhn", pdf=not args.no_pdf, recompute=args.recompute)
-            print(f"{args.out / 'kuhn'}: wrote {len(paths)} files")
-            continue
-        if name == "guts":
-            paths = write_guts_outputs(args.out / "guts", pdf=not args.no_pdf, recompute=args.recompute,
-                                       progress=_progress("guts"))
-            print(f"{args.out / 'guts'}: wrote {len(paths)} files")
-            continue
-        if name == "billingham":
-            result = write_billingham_outputs(args.out / "billingham", pdf=not args.no_pdf)
-            print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
-            continue
-        for result in derive_family(name, args.out, pdf=not args.no_pdf):
-            print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
-            if result.pdf.path is None and not args.no_pdf and "not found" not in result.pdf.message:
+        for written in run.derive(name, args.out, pdf=not args.no_pdf, recompute=args.recompute,
+                                  progress=_progress(name)):
+            pdf = f"; pdf: {written.pdf}" if written.pdf is not None else ""
+            print(f"{written.directory}: wrote {written.files} files{pdf}")
+            if written.pdf_failed:
                 status = EXIT_NO_RESULT
     return status
 
 
-SPECIAL = ("kuhn", "billingham", "guts")
 MAX_JEOPARDY_SCORE = 40
 
 
@@ -166,11 +156,13 @@ def _progress(game: str):
 
 def derive_jeopardy_scores(args: argparse.Namespace) -> int:
     """``symgame derive jeopardy --scores X1 X2 [--json]``."""
+    from ._studies import load
     from .engine.pdl_builder import CoverageError
     from .export.documents import analysis_json, dumps
     from .export.pipeline import write_outputs
     from .games.analysis import analyse
-    from .games.registry import jeopardy_spec
+
+    jeopardy_spec = load("ganzfried2022.seeds").jeopardy_spec
 
     if args.game != "jeopardy":
         print("symgame derive: --scores applies to the game 'jeopardy' only", file=sys.stderr)
@@ -202,8 +194,11 @@ MAX_KUHN_CARDS = 100_000
 
 def cmd_kuhn(args: argparse.Namespace) -> int:
     """``symgame kuhn --cards N [--json]``: the corrected closed form at N, certified exactly."""
+    from ._studies import load
     from .export.documents import dumps
-    from .games import kuhn, kuhn_pdl
+    from .games import kuhn
+
+    kuhn_pdl = load("ganzfried2022.kuhn_pdl")
 
     if not 2 <= args.cards <= MAX_KUHN_CARDS:
         print(f"symgame kuhn: --cards must be between 2 and {MAX_KUHN_CARDS} (got {args.cards})", file=sys.stderr)
@@ -306,17 +301,19 @@ MAX_GUTS_OPPONENTS = 60
 
 def cmd_guts_coalition(args: argparse.Namespace) -> int:
     """``symgame guts coalition --opponents N --mesh M [--pseudo-bloc] [--weenie] [--json]``."""
+    from ._studies import load
     from .export.documents import dumps
-    from .games import guts
+
+    coalitions = load("buck2022.coalitions")
 
     if not 1 <= args.opponents <= MAX_GUTS_OPPONENTS or not 2 <= args.mesh <= MAX_GUTS_MESH:
         print(f"symgame guts: need 1 <= --opponents <= {MAX_GUTS_OPPONENTS} and 2 <= --mesh <= {MAX_GUTS_MESH} "
               f"(got {args.opponents}, {args.mesh})", file=sys.stderr)
         return EXIT_INPUT
-    lazy = args.pseudo_bloc and args.opponents > 1 and args.mesh > guts.DENSE_PSEUDO_BLOC_MESH
+    lazy = args.pseudo_bloc and args.opponents > 1 and args.mesh > coalitions.DENSE_PSEUDO_BLOC_MESH
     try:
-        r = (guts.solve_fine_pseudo_bloc(args.opponents, args.mesh, args.weenie) if lazy else
-             guts.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc))
+        r = (coalitions.solve_fine_pseudo_bloc(args.opponents, args.mesh, args.weenie) if lazy else
+             coalitions.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc))
     except ValueError as exc:
         print(f"symgame guts: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -347,8 +344,10 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
 
 def cmd_guts_team(args: argparse.Namespace) -> int:
     """``symgame guts team --team m --opponents k --mesh M [--weenie] [--json]``: certified m v k team game."""
+    from ._studies import load
     from .export.documents import dumps
-    from .games import guts
+
+    coalitions = load("buck2022.coalitions")
 
     if not (1 <= args.team and 1 <= args.opponents and args.team + args.opponents <= MAX_GUTS_OPPONENTS + 1
             and 2 <= args.mesh <= MAX_GUTS_MESH):
@@ -356,7 +355,7 @@ def cmd_guts_team(args: argparse.Namespace) -> int:
               f"2 <= --mesh <= {MAX_GUTS_MESH} (got {args.team}, {args.opponents}, {args.mesh})", file=sys.stderr)
         return EXIT_INPUT
     try:
-        r = guts.solve_team_game(args.team, args.opponents, args.mesh, args.weenie)
+        r = coalitions.solve_team_game(args.team, args.opponents, args.mesh, args.weenie)
     except ValueError as exc:
         print(f"symgame guts team: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -381,12 +380,14 @@ def cmd_guts_team(args: argparse.Namespace) -> int:
 
 def cmd_play_guts(args: argparse.Namespace) -> int:
     """``symgame play guts --opponents N [--seed S] [--games G]``: the interactive Guts bot."""
-    from .games.guts_bot import lines_from, play
+    from ._studies import load
+
+    bot = load("buck2022.bot")
 
     if not 1 <= args.opponents <= 15 or args.games < 1:
         print("symgame play guts: need 1 <= --opponents <= 15 and --games >= 1", file=sys.stderr)
         return EXIT_INPUT
-    play(args.opponents, args.seed, lines_from(sys.stdin), lambda text: print(text, flush=True), args.games)
+    bot.play(args.opponents, args.seed, bot.lines_from(sys.stdin), lambda text: print(text, flush=True), args.games)
     return 0
 
 

@@ -9,16 +9,16 @@ settings.load_profile("symgame")
 
 @pytest.fixture(scope="session")
 def two_by_two_analysis():
+    from derivations.ganzfried2022.seeds import GAMES
     from symgame.games.analysis import analyse
-    from symgame.games.registry import GAMES
 
     return analyse(GAMES["two_by_two"])
 
 
 @pytest.fixture(scope="session")
 def weakest_link_analysis():
+    from derivations.ganzfried2022.seeds import GAMES
     from symgame.games.analysis import analyse
-    from symgame.games.registry import GAMES
 
     return analyse(GAMES["weakest_link"])
 
@@ -30,6 +30,6 @@ def fractions(point):
 @pytest.fixture(scope="session")
 def billingham_analysis():
     """The Billingham atlas built from the rules (all cores) and every check run once per session."""
-    from symgame.export.billingham_outputs import analyse_billingham
+    from derivations.billingham2017.outputs import analyse_billingham
 
     return analyse_billingham()

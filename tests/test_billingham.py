@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
+from derivations.billingham2017 import printed as billingham_printed
 from symgame.engine.atlas import branch_witness
 from symgame.engine.ranges import algebraic_endpoint
 from symgame.games import billingham
@@ -33,9 +34,9 @@ def sample_values(interval):
 
 
 def test_profits_from_the_rules_equal_printed_equations():
-    derived, printed = billingham.profits_from_rules(), billingham.printed_profits()
+    derived, printed = billingham.profits_from_rules(), billingham_printed.printed_profits()
     assert all(sp.expand(derived[i] - printed[i]) == 0 for i in (1, 2, 3))
-    assert billingham.printed_profits_agree()
+    assert billingham_printed.printed_profits_agree()
 
 
 def test_every_family_member_is_an_exact_equilibrium_at_sample_values(billingham_analysis):
@@ -114,7 +115,7 @@ def test_certificate_refutes_a_perturbed_family(billingham_analysis):
 
 def test_printed_check_catches_a_wrong_bound(billingham_analysis):
     """Solution 5a with a2 >= 1/2 instead of 3/4 contains profiles that are not equilibria."""
-    sol = next(s for s in billingham.printed_solutions() if s.label == "5a")
+    sol = next(s for s in billingham_printed.printed_solutions() if s.label == "5a")
     a2 = billingham.build_game().symbol("a2")
     wrong = PrintedSolution(sol.label, sol.name, sol.equation, sol.values, sol.free,
                             tuple((a2 - sp.Rational(1, 2), ">=") if e == a2 - sp.Rational(3, 4) else (e, r)
@@ -126,7 +127,7 @@ def test_printed_check_catches_a_wrong_bound(billingham_analysis):
 
 def test_coverage_check_notices_a_missing_solution(billingham_analysis):
     """Without Solution 5 the printed list misses equilibria for 7/2 <= P <= 4."""
-    fewer = [s for s in billingham.printed_solutions() if s.label != "5"]
+    fewer = [s for s in billingham_printed.printed_solutions() if s.label != "5"]
     missing = [c for c in check_coverage(billingham.build_game(), billingham_analysis.atlas, fewer)
                if not c.complete]
     assert missing
@@ -145,8 +146,8 @@ def test_published_endpoints_are_exact_algebraic_numbers():
 
 
 def test_committed_outputs_are_fresh(billingham_analysis, tmp_path):
+    from derivations.billingham2017.outputs import write_billingham_outputs
     from symgame.export.atlas_outputs import TEXT_FILES
-    from symgame.export.billingham_outputs import write_billingham_outputs
 
     root = Path(__file__).resolve().parents[1] / "outputs" / "billingham"
     result = write_billingham_outputs(tmp_path, billingham_analysis, pdf=False)

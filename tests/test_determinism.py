@@ -15,11 +15,11 @@ import pytest
 SCRIPT = r"""
 import hashlib, json, sys, tempfile
 from pathlib import Path
-from symgame.export import guts_outputs
+from derivations.buck2022 import outputs as guts_outputs
 from symgame.export.pipeline import write_outputs
-from symgame.games import jacob2
+from derivations.buck2022 import jacob2
 from symgame.games.analysis import analyse
-from symgame.games.registry import FAMILIES, GAMES
+from derivations.ganzfried2022.seeds import FAMILIES, GAMES
 
 digest = {}
 for part in ("recursive", "odd_man", "jacob"):

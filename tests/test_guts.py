@@ -11,6 +11,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from derivations.buck2022 import coalitions, printed, symmetric, weenie
 from symgame.games import guts
 from symgame.numeric.recursive import RecursiveGame, forced_value, plain_iteration
 from symgame.verify.recursive import certify_lower, certify_upper
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_printed_propositions_agree_except_the_two_known_slips():
-    wrong = {(c.proposition, c.ordering) for c in guts.check_propositions() if not c.agrees}
+    wrong = {(c.proposition, c.ordering) for c in printed.check_propositions() if not c.agrees}
     assert wrong == {("B.2 (beta)", "all"), ("B.3 (beta)", "all"), ("B.3 (alpha)", "p3 < p2 < p1")}
 
 
@@ -56,7 +57,7 @@ def test_numeric_exact_and_symbolic_forms_agree_and_alpha_is_zero_sum(p, weenie)
 
 def test_symmetric_thresholds_are_derived_for_every_n():
     n = sp.Symbol("n", integer=True, positive=True)
-    std, wee = guts.symmetric_equilibrium(False), guts.symmetric_equilibrium(True)
+    std, wee = symmetric.symmetric_equilibrium(False), symmetric.symmetric_equilibrium(True)
     assert sp.simplify(std.threshold - 2 ** (-1 / (n - 1))) == 0
     assert sp.simplify(wee.threshold - 3 ** (-1 / (n - 1))) == 0
     assert std.slope_above == 0 and wee.slope_above == 0 and wee.slope_below == 0
@@ -91,12 +92,12 @@ def test_certificates_bracket_a_small_game_and_can_fail():
 
 
 def test_coalition_of_two_matches_table_1_and_the_full_game():
-    pseudo = guts.solve_coalition(2, 101)
+    pseudo = coalitions.solve_coalition(2, 101)
     assert abs(-pseudo.player1_value - 0.0132) <= 0.0005
     assert pseudo.certified_lower.bound <= Fraction(pseudo.player1_value) + Fraction(1, 10**9)
     assert pseudo.certified_upper.bound >= Fraction(pseudo.player1_value) - Fraction(1, 10**9)
     assert pseudo.certified_upper.bound - pseudo.certified_lower.bound < Fraction(1, 10**8)
-    small_pseudo, small_full = guts.solve_coalition(2, 21), guts.solve_coalition(2, 21, pseudo_bloc=False)
+    small_pseudo, small_full = coalitions.solve_coalition(2, 21), coalitions.solve_coalition(2, 21, pseudo_bloc=False)
     assert small_full.player1_value == pytest.approx(small_pseudo.player1_value, abs=1e-9)
 
 
@@ -134,7 +135,7 @@ def test_guts_team_json_and_refusal(capsys):
 def test_committed_guts_outputs_are_fresh(tmp_path):
     """The long parts come from the committed content-hashed cache (their keys must match the current code);
     the cheap parts are recomputed; every committed text file must equal the rendering byte for byte."""
-    from symgame.export.guts_outputs import CACHE_FILE, TEXT_FILES, stale_parts, write_guts_outputs
+    from derivations.buck2022.outputs import CACHE_FILE, TEXT_FILES, stale_parts, write_guts_outputs
 
     committed = ROOT / "outputs" / "guts"
     stale = stale_parts(committed)
@@ -146,7 +147,8 @@ def test_committed_guts_outputs_are_fresh(tmp_path):
 
 
 def test_a_cached_part_is_reused_only_under_its_key(tmp_path, monkeypatch):
-    from symgame.export import cache, guts_outputs
+    from derivations.buck2022 import outputs as guts_outputs
+    from symgame.export import cache
 
     store = cache.StudyCache(tmp_path / "c.json")
     key = guts_outputs.part_key("mesh")
@@ -166,8 +168,8 @@ def test_a_cached_part_is_reused_only_under_its_key(tmp_path, monkeypatch):
 def test_weenie_threshold_is_proved_safe_for_three_players_and_standard_guts_is_not():
     from symgame.model.decide import Decision
 
-    assert all(r.decision is Decision.TRUE for r in guts.weenie_guarantee(3))
-    standard = guts.weenie_guarantee(3, weenie=False)
+    assert all(r.decision is Decision.TRUE for r in weenie.weenie_guarantee(3))
+    standard = weenie.weenie_guarantee(3, weenie=False)
     example = next(r.counterexample for r in standard if r.decision is Decision.FALSE)
     p2, p3 = float(Fraction(example["p2"])), float(Fraction(example["p3"]))
     assert guts.alpha_numeric(2 ** -0.5, [(p2, 1), (p3, 1)]) < 0
@@ -175,20 +177,20 @@ def test_weenie_threshold_is_proved_safe_for_three_players_and_standard_guts_is_
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_weenie_guarantee_is_proved_by_branch_and_bound_up_to_five_players(n):
-    proof = guts.weenie_guarantee_boxes(n)
+    proof = weenie.weenie_guarantee_boxes(n)
     assert proof.proved and proof.radius > 0
     assert all(lemma.holds for lemma in proof.lemmas)
 
 
 def test_branch_and_bound_fails_for_standard_guts_where_a_coalition_wins():
-    proof = guts.weenie_guarantee_boxes(3, weenie=False)
+    proof = weenie.weenie_guarantee_boxes(3, weenie=False)
     assert not proof.proved
     assert proof.certificate.undecided_box is not None or not all(lemma.holds for lemma in proof.lemmas)
 
 
 @pytest.mark.parametrize("n", [6, 7])
 def test_weenie_conjecture_fails_from_six_players_with_a_certified_counterexample(n):
-    cx = guts.weenie_counterexample(n)
+    cx = weenie.weenie_counterexample(n)
     assert cx is not None and cx.certified_negative
     p_star = 3.0 ** (-1 / (n - 1))
     numeric = float(guts.alpha_numeric(p_star, [(float(t), 1) for t in cx.thresholds], weenie=True))
@@ -198,7 +200,7 @@ def test_weenie_conjecture_fails_from_six_players_with_a_certified_counterexampl
 
 
 def test_weenie_counterexample_search_finds_nothing_where_the_guarantee_is_proved():
-    assert guts.weenie_counterexample(5) is None
+    assert weenie.weenie_counterexample(5) is None
 
 
 def test_fictitious_play_converges_to_the_symmetric_threshold_at_rate_one_over_t():
@@ -212,7 +214,7 @@ def test_fictitious_play_converges_to_the_symmetric_threshold_at_rate_one_over_t
 
 
 def test_bot_round_settlement_follows_the_rules():
-    from symgame.games.guts_bot import settle_round
+    from derivations.buck2022.bot import settle_round
 
     hands = np.array([0.9, 0.5, 0.7])
     lone = settle_round(hands, np.array([True, False, False]), 1.0)
@@ -236,7 +238,7 @@ def test_bot_is_scriptable_and_deterministic():
 
 
 def test_odd_man_coalition_values_are_computed_and_checked():
-    from symgame.games.odd_man import asynchronous_value, payoff
+    from derivations.buck2022.odd_man import asynchronous_value, payoff
     from symgame.model.decide import Decision
 
     forward, reverse = asynchronous_value(False), asynchronous_value(True)
@@ -250,8 +252,8 @@ def test_odd_man_coalition_values_are_computed_and_checked():
 
 
 def test_jacob_game_has_exactly_the_three_printed_equilibrium_types():
+    from derivations.buck2022 import jacob
     from symgame.engine.atlas import build_atlas, serial_map
-    from symgame.games import jacob
     from symgame.verify.polycert import exact_regret
 
     game = jacob.build_game()
@@ -283,26 +285,26 @@ def test_theorem_1_3_rate_bounds_the_iterates():
 
 
 def test_lazy_pricing_equals_the_dense_game_and_the_fine_mesh_row_is_fresh():
-    from symgame.export.guts_outputs import fine_row
+    from derivations.buck2022.outputs import fine_row
     from symgame.numeric.recursive import RecursiveGame, forced_value
 
-    game = guts.pseudo_bloc_game(3, 61)
+    game = coalitions.pseudo_bloc_game(3, 61)
     dense = forced_value(RecursiveGame(game.A, game.B), 1.0, "row").value
-    lazy = guts.solve_fine_pseudo_bloc(3, 61)
+    lazy = coalitions.solve_fine_pseudo_bloc(3, 61)
     assert abs(lazy.player1_value - dense) < 1e-9 and abs(lazy.coalition_side_value - dense) < 1e-8
     committed = (ROOT / "outputs" / "guts" / "table1_m1001.csv").read_text().splitlines()
-    assert committed[1] == fine_row(guts.solve_fine_pseudo_bloc(2, 1001))
+    assert committed[1] == fine_row(coalitions.solve_fine_pseudo_bloc(2, 1001))
     assert len(committed) == 15 and "continuum estimate" in (ROOT / "outputs" / "guts" / "continuum.md").read_text()
 
 
 def test_team_game_of_one_against_one_is_the_two_player_game():
-    team = guts.team_game(1, 1, 11)
-    single = guts.pseudo_bloc_game(1, 11)
+    team = coalitions.team_game(1, 1, 11)
+    single = coalitions.pseudo_bloc_game(1, 11)
     assert np.allclose(team.A, single.A) and np.allclose(team.B, single.B)
 
 
 def test_two_against_two_is_antisymmetric_exactly_and_fair():
-    game = guts.team_game(2, 2, 11)
+    game = coalitions.team_game(2, 2, 11)
     rng = np.random.default_rng(3)
     for i, j in rng.integers(0, len(game.rows), size=(6, 2)):
         totals = []
@@ -311,14 +313,14 @@ def test_two_against_two_is_antisymmetric_exactly_and_fair():
                               for k, own in enumerate(mine)))
         assert totals[0] == -totals[1]
         assert abs(float(totals[0]) - game.A[i, j]) < 1e-12
-    result = guts.solve_team_game(2, 2, 21)
+    result = coalitions.solve_team_game(2, 2, 21)
     assert result.certified_lower.bound <= 0 <= result.certified_upper.bound
     assert result.certified_upper.bound - result.certified_lower.bound < Fraction(1, 10**6)
     assert any(min(th) == 0.0 for th, w in result.row_strategy)          # the split with an always-holder
 
 
 def test_a_team_playing_the_symmetric_equilibrium_bloc_is_exploited_by_a_split():
-    pure = guts.pure_team_value(2, 2, 21, (16, 16))
+    pure = coalitions.pure_team_value(2, 2, 21, (16, 16))
     mine = [Fraction(4, 5)] * 2
     theirs = [Fraction(t).limit_denominator(20) for t in pure.reply]
     alpha = sum(guts.alpha_beta_fraction(mine[0], [(mine[1], 1)] + [(t, 1) for t in theirs])[0] for _ in mine)
@@ -327,8 +329,8 @@ def test_a_team_playing_the_symmetric_equilibrium_bloc_is_exploited_by_a_split()
 
 
 def test_lazily_priced_full_game_equals_the_stored_one_and_certifies_the_coalition():
-    lazy = guts.solve_lazy(guts.LazyFullCoalitionGame(3, 21))
-    dense = guts.solve_coalition(3, 21, pseudo_bloc=False)
+    lazy = coalitions.solve_lazy(coalitions.LazyFullCoalitionGame(3, 21))
+    dense = coalitions.solve_coalition(3, 21, pseudo_bloc=False)
     assert lazy.player1_value == pytest.approx(dense.player1_value, abs=1e-9)
     assert lazy.certified_lower is None and lazy.certified_upper.holds
     assert dense.certified_lower.bound <= lazy.certified_upper.bound
@@ -336,7 +338,7 @@ def test_lazily_priced_full_game_equals_the_stored_one_and_certifies_the_coaliti
 
 
 def test_values_are_rounded_from_their_certified_brackets():
-    from symgame.export.guts_outputs import stable_decimal
+    from derivations.buck2022.outputs import stable_decimal
 
     assert stable_decimal(Fraction(132449, 10**7), Fraction(132452, 10**7), 4) == "0.0132"
     assert stable_decimal(Fraction(13249, 10**6), Fraction(13251, 10**6), 4) == "0.013"     # straddles 0.01325

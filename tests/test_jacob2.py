@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from symgame.games import jacob2
+from derivations.buck2022 import jacob2
 
 
 def test_schedules_are_symmetric_zero_sum_and_a_slip_is_caught(monkeypatch):

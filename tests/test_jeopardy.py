@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_unseen_games import evaluate_pdl, lp_value, zero_sum_regret
 
+from derivations.ganzfried2022.seeds import printed_jeopardy_5_3
 from symgame.cli import main
 from symgame.games import jeopardy
 from symgame.model.decide import Decision
@@ -42,7 +43,7 @@ def test_matrix_follows_the_rules(score1, data):
 
 def test_printed_matrix_differs_only_at_wagers_1_2():
     game = jeopardy.build_game(5, 3)
-    printed = jeopardy.printed_matrix_5_3()
+    printed = printed_jeopardy_5_3().payoffs[0].tolist()
     diffs = [(i, j) for i in range(6) for j in range(4) if sp.expand(game.payoffs[0][i, j] - printed[i][j]) != 0]
     assert diffs == [(1, 2)]
     assert sp.expand(game.payoffs[0][1, 2] - (sp.Rational(1, 2) - P2 + P1 * P2)) == 0
@@ -50,8 +51,8 @@ def test_printed_matrix_differs_only_at_wagers_1_2():
 
 @pytest.fixture(scope="module")
 def jeopardy_5_3():
+    from derivations.ganzfried2022.seeds import jeopardy_spec
     from symgame.games.analysis import analyse
-    from symgame.games.registry import jeopardy_spec
 
     return analyse(jeopardy_spec(5, 3))
 
@@ -69,7 +70,7 @@ def test_paper_pdl_right_for_rules_wrong_for_printed_matrix(jeopardy_5_3):
     printed = pub.printed
     assert printed.certificate.status is Decision.FALSE
     cx = printed.counterexample
-    regret = exact_regret(jeopardy.printed_game_5_3(), cx.point, cx.strategies)
+    regret = exact_regret(printed_jeopardy_5_3(), cx.point, cx.strategies)
     assert max(regret.regrets) > 0
     # the same profile is an equilibrium of the real game at that point
     assert exact_regret(jeopardy.build_game(5, 3), cx.point, cx.strategies).is_nash

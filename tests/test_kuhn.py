@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+from derivations.ganzfried2022.kuhn_outputs import check_csv, reports, values_csv
 from symgame.cli import main
-from symgame.export.kuhn_outputs import check_csv, reports, values_csv
 from symgame.games import kuhn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def test_committed_kuhn_outputs_match_their_content_keyed_cache():
     """The cache is current for this code (else `symgame derive kuhn` must be run) and equals the files."""
     import json
 
-    from symgame.export.kuhn_outputs import CACHE_FILE, kuhn_key
+    from derivations.ganzfried2022.kuhn_outputs import CACHE_FILE, kuhn_key
 
     directory = Path(__file__).resolve().parents[1] / "outputs" / "kuhn"
     entry = json.loads((directory / CACHE_FILE).read_text())["all"]

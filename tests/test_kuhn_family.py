@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
+from derivations.ganzfried2022.kuhn_family import derive_three_card_family
+from derivations.ganzfried2022.kuhn_outputs import three_card_json, three_card_markdown
 from symgame.engine.atlas import build_atlas, process_map
-from symgame.export.kuhn_outputs import three_card_json, three_card_markdown
-from symgame.games.kuhn_family import derive_three_card_family
 from symgame.model.parameters import parameter_symbol, parse_domain
 from symgame.model.polygame import PolynomialGame, PolyPlayer
 from symgame.verify.nashrefine import refine_to_nash

@@ -9,10 +9,10 @@ import sympy as sp
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
+from derivations.ganzfried2022 import kuhn_outputs, kuhn_pdl
 from symgame.cli import main
 from symgame.engine.induce import InductionError, N, induce_residue_formula
-from symgame.export import kuhn_outputs
-from symgame.games import kuhn, kuhn_pdl
+from symgame.games import kuhn
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "outputs" / "kuhn"
@@ -155,7 +155,7 @@ def test_cli_large_deck_and_limits(capsys):
 
 
 def test_closed_form_outputs_are_fresh():
-    from symgame.games import kuhn_proof
+    from derivations.ganzfried2022 import kuhn_proof
 
     checks = kuhn_outputs.closed_form_checks()
     proofs = kuhn_proof.prove_all_residues()

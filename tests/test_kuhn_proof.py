@@ -2,7 +2,7 @@
 import pytest
 import sympy as sp
 
-from symgame.games import kuhn_pdl, kuhn_proof
+from derivations.ganzfried2022 import kuhn_pdl, kuhn_proof
 
 
 def test_every_residue_is_proved_and_the_direct_check_covers_the_rest():

@@ -37,12 +37,12 @@ def test_engine_never_imports_a_concrete_game():
         assert "games" not in imported_layers(path), path
 
 
-def test_the_light_catalogue_agrees_with_the_registry_and_the_game_modules():
-    from symgame.catalogue import CATALOGUE
+def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
+    from derivations import CATALOGUE
+    from derivations.ganzfried2022.seeds import FAMILIES
     from symgame.cli import DEFAULT_BUDGET
     from symgame.engine.atlas import DEFAULT_BUDGET as ENGINE_BUDGET
     from symgame.games import billingham, guts, kuhn
-    from symgame.games.registry import FAMILIES
 
     assert DEFAULT_BUDGET == ENGINE_BUDGET
     assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham"]
@@ -53,6 +53,35 @@ def test_the_light_catalogue_agrees_with_the_registry_and_the_game_modules():
     for name, module in (("kuhn", kuhn), ("guts", guts), ("billingham", billingham)):
         assert CATALOGUE[name][1] == module.SOURCE
     assert CATALOGUE["billingham"][0].startswith(billingham.TITLE)
+
+
+def test_the_package_never_imports_the_paper_studies():
+    """``symgame`` reaches ``derivations`` only through ``symgame._studies`` (the CLI's study commands)."""
+    offences = []
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("derivations"):
+                offences.append(str(path.relative_to(PACKAGE)))
+            elif isinstance(node, ast.Import) and any(a.name.startswith("derivations") for a in node.names):
+                offences.append(str(path.relative_to(PACKAGE)))
+    assert not offences, offences
+
+
+def test_a_missing_derivations_folder_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from symgame import _studies
+    from symgame.cli import main
+
+    monkeypatch.setattr(_studies, "_root", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    for name in [m for m in sys.modules if m == "derivations" or m.startswith("derivations.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(PACKAGE.parent))])
+    assert main(["list"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "derivations/ folder" in err
 
 
 def test_the_command_line_starts_without_the_heavy_libraries():

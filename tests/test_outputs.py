@@ -6,9 +6,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from derivations.ganzfried2022.seeds import FAMILIES, GAMES
 from symgame.export.pipeline import write_outputs
 from symgame.games.analysis import analyse
-from symgame.games.registry import FAMILIES, GAMES
 
 SPECS = {spec.directory: spec for specs in FAMILIES.values() for spec in specs}
 

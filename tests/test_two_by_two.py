@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from derivations.ganzfried2022.seeds import printed_pdl
 from symgame.games import two_by_two
 from symgame.model.decide import Decision
 from symgame.numeric.solvers import bimatrix_equilibria
@@ -24,7 +25,7 @@ def test_certificate_and_coverage(two_by_two_analysis):
 
 def test_equivalent_to_published_pdl(two_by_two_analysis):
     d = two_by_two_analysis.derivation
-    printed = two_by_two.published_pdl(d.game)
+    printed = printed_pdl("two_by_two")(d.game)
     assert pdls_agree(d.pdl, printed).status is Decision.TRUE
 
 

@@ -4,7 +4,7 @@ A *study part* is a function that computes something expensive (minutes of LPs a
 returns JSON-ready data from which output files are rendered. Its **key** is a SHA-256 hash of
 
 - the part's name and parameters,
-- the source text of every ``symgame`` module the part's code can reach (the transitive closure of
+- the source text of every ``symgame`` and ``derivations`` module the part's code can reach (the transitive closure of
   the imports, found by reading the modules' syntax trees, function-level imports included; see
   :func:`module_closure`),
 - the versions of the numerical libraries whose arithmetic the results depend on.
@@ -36,11 +36,32 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 NUMERIC_LIBRARIES = ("numpy", "scipy", "sympy", "z3-solver", "python-flint", "mpmath")
 
 
+#: Top-level packages whose modules count towards a key: the library and the paper studies.
+TRACKED = ("symgame", "derivations")
+
+
+def _package_root(top: str) -> Path | None:
+    if top == "symgame":
+        return PACKAGE_ROOT
+    if top not in TRACKED:
+        return None
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
 def _module_file(name: str) -> Path | None:
     parts = name.split(".")
-    if parts[0] != "symgame":
+    root = _package_root(parts[0])
+    if root is None:
         return None
-    base = PACKAGE_ROOT.joinpath(*parts[1:])
+    base = root.joinpath(*parts[1:])
     if (base / "__init__.py").exists():
         return base / "__init__.py"
     if base.with_suffix(".py").exists():
@@ -49,14 +70,14 @@ def _module_file(name: str) -> Path | None:
 
 
 def _imports(name: str, path: Path) -> set[str]:
-    """``symgame`` modules imported anywhere in the module ``name`` (absolute and relative imports)."""
+    """Tracked modules imported anywhere in the module ``name`` (absolute and relative imports)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_package = path.name == "__init__.py"
     package = name if is_package else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "symgame")
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] in TRACKED)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 anchor = package.split(".")
@@ -64,7 +85,7 @@ def _imports(name: str, path: Path) -> set[str]:
                 base = ".".join(anchor + ([node.module] if node.module else []))
             else:
                 base = node.module or ""
-            if base.split(".")[0] != "symgame":
+            if base.split(".")[0] not in TRACKED:
                 continue
             found.add(base)
             for alias in node.names:
@@ -74,7 +95,7 @@ def _imports(name: str, path: Path) -> set[str]:
 
 
 def module_closure(roots: Iterable[str]) -> list[str]:
-    """Every ``symgame`` module reachable from ``roots`` by imports, sorted.
+    """Every ``symgame`` or ``derivations`` module reachable from ``roots`` by imports, sorted.
 
     Parent packages count only where they are imported from (``from ..games import guts`` reads
     ``symgame/games/__init__.py``): the top-level ``symgame/__init__.py`` re-exports the public API

@@ -4,8 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..games.analysis import GameAnalysis, analyse
-from ..games.registry import FAMILIES, GAMES
+from ..games.analysis import GameAnalysis
 from .documents import analysis_json, dumps, errata_markdown, rule_value, summary_markdown
 from .latex import PdfResult, cheatsheet_tex, compile_pdf
 from .plots import plot_rule_regions
@@ -60,14 +59,3 @@ def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> 
         files.append(png)
     result = compile_pdf(directory / "cheatsheet.tex") if pdf else PdfResult(None, "skipped")
     return ExportResult(directory, tuple(files), result)
-
-
-def derive_game(name: str, out_root: Path, pdf: bool = True) -> ExportResult:
-    """Analyse a registered seed game and write its outputs under ``out_root/name``."""
-    spec = GAMES[name]
-    return write_outputs(analyse(spec), out_root / spec.directory, pdf)
-
-
-def derive_family(name: str, out_root: Path, pdf: bool = True) -> list[ExportResult]:
-    """Every member of a game family (e.g. Final Jeopardy at several scores)."""
-    return [write_outputs(analyse(spec), out_root / spec.directory, pdf) for spec in FAMILIES[name]]

@@ -15,8 +15,7 @@ import sympy as sp
 
 from ..model.game import NormalFormGame, Player
 from ..model.parameters import parse_domain
-from ..model.pdl import PDL, Profile, Rule
-from ..model.region import Atom, Domain, Region
+from ..model.region import Domain
 from ..references import cite
 
 SOURCE = cite("ganzfried2022", "section 6.1 and Appendix B")
@@ -65,62 +64,6 @@ def build_game(score1: int = 5, score2: int = 3) -> NormalFormGame:
         f"jeopardy_{score1}_{score2}", unit_square(), players, matrix,
         description=f"Final Jeopardy with scores X1 = {score1}, X2 = {score2}; wagers are integers; "
         f"p1, p2 are the probabilities of a correct answer ({SOURCE}).")
-
-
-def printed_matrix_5_3() -> list[list[sp.Expr]]:
-    """Player 1's payoffs as printed in Appendix B for scores (5, 3).
-
-    Transcribed from the per-cell derivations (the matrix itself lost its
-    layout in extraction; both agree).  The entry for wagers (1, 2) is
-    printed as ``1/2 - p2``.
-    """
-    h = HALF
-    a = h - P2 + P1 * P2       # printed as 0.5 - p2 + p1 p2
-    b = h * P1 * P2 + h * P1 - h * P2
-    return [
-        [h, h, h - h * P2, h - P2],
-        [h, h * P1 * P2 - h * P2 + h, h - P2, h + h * P1 * P2 - P2],
-        [h * P1, a, a, a],
-        [P1 - h, b, a, a],
-        [P1 - h, P1 - h, b, a],
-        [P1 - h, P1 - h, P1 - h, b],
-    ]
-
-
-def printed_game_5_3() -> NormalFormGame:
-    """The game with the matrix exactly as printed in the paper."""
-    game = build_game(5, 3)
-    return NormalFormGame.two_player("jeopardy_5_3_as_printed", game.domain, game.players,
-                                     printed_matrix_5_3(), description="Appendix B matrix as printed.")
-
-
-def published_pdl(game: NormalFormGame) -> PDL:
-    """Appendix B's joint PDL for scores (5, 3), with lost symbols reconstructed.
-
-    Read as: (0,0) if p2 = 0; else (0,3) if p1 = 0; else (2,0) if p1 = 1; else
-    (2,2) if p1 >= 1/2 and p2 >= 1/2; else (2,3) if p1 < 1/2 and p2 >= 1/2;
-    else player 1 wagers 1 with probability x = (1-p1)(1-2p2)/(1-p1+p1 p2)
-    and 2 otherwise, player 2 wagers 0 with probability
-    y = p1 p2/(1+p1 p2-p1) and 3 otherwise.  The section 6.1 per-player
-    lists are the two projections of this list.
-    """
-    def pure(w1: int, w2: int) -> Profile:
-        return Profile((tuple(sp.Integer(int(i == w1)) for i in range(6)),
-                        tuple(sp.Integer(int(j == w2)) for j in range(4))))
-
-    x = (1 - P1) * (1 - 2 * P2) / (1 - P1 + P1 * P2)
-    y = P1 * P2 / (1 + P1 * P2 - P1)
-    zero = sp.Integer(0)
-    mixed = Profile(((zero, x, 1 - x, zero, zero, zero), (y, zero, zero, 1 - y)))
-    rules = (
-        Rule(Region((Atom(P2, "=="),)), pure(0, 0), "(0,0)"),
-        Rule(Region((Atom(P1, "=="),)), pure(0, 3), "(0,3)"),
-        Rule(Region((Atom(P1 - 1, "=="),)), pure(2, 0), "(2,0)"),
-        Rule(Region((Atom(P1 - HALF, ">="), Atom(P2 - HALF, ">="))), pure(2, 2), "(2,2)"),
-        Rule(Region((Atom(HALF - P1, ">"), Atom(P2 - HALF, ">="))), pure(2, 3), "(2,3)"),
-        Rule(Region(()), mixed, "mixed"),
-    )
-    return PDL(game.players, game.domain, rules)
 
 
 def grid_points(steps: int) -> list[dict[str, Fraction]]:

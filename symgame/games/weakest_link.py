@@ -20,8 +20,7 @@ import sympy as sp
 
 from ..model.game import NormalFormGame, Player
 from ..model.parameters import parse_domain
-from ..model.pdl import PDL, Profile, Rule
-from ..model.region import Atom, Domain, Region
+from ..model.region import Atom, Domain
 from ..references import cite
 
 SOURCE = cite("ganzfried2022", "section 6.3 and Appendix D")
@@ -71,25 +70,6 @@ def build_game() -> NormalFormGame:
         "weakest_link", domain, player, [expected_winnings(OPP1), expected_winnings(OPP2)],
         description="Final vote of Weakest Link with opponents voting independently ("
         + SOURCE + ").")
-
-
-def published_pdl(game: NormalFormGame) -> PDL:
-    """The printed rule: vote for opponent 1 iff
-    ``2 y1 p2 + y2 p2 + 3 y1 y2 p1 >= 2 y2 p1 + y1 p1 + 3 y1 y2 p2``.
-
-    The relation symbol was lost in extraction; ``>=`` follows from the
-    derivation above it ("we should vote for player 1 if ... >= ...").
-    """
-    s = symbols()
-    p1, p2, y1, y2 = s["p1"], s["p2"], s["y1"], s["y2"]
-    lhs = 2 * y1 * p2 + y2 * p2 + 3 * y1 * y2 * p1
-    rhs = 2 * y2 * p1 + y1 * p1 + 3 * y1 * y2 * p2
-    one, zero = sp.Integer(1), sp.Integer(0)
-    rules = (
-        Rule(Region((Atom(lhs - rhs, ">="),)), Profile(((one, zero),)), "printed inequality"),
-        Rule(Region(()), Profile(((zero, one),)), "otherwise"),
-    )
-    return PDL(game.players, game.domain, rules)
 
 
 def counterexample_grid() -> list[dict[str, Fraction]]:

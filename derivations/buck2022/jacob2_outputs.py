@@ -5,7 +5,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 
-from ..games import jacob2
+from derivations.buck2022 import jacob2
 
 FP_STARTS, FP_STEPS, FP_SEED = 12, 3000, 5
 SEARCH_STARTS, SEARCH_SEED = 100, 7

@@ -22,8 +22,8 @@ import numpy as np
 import z3
 from scipy.optimize import minimize
 
-from ..model.decide import Decision
-from ..numeric.recursive import solve_matrix_game
+from symgame.model.decide import Decision
+from symgame.numeric.recursive import solve_matrix_game
 
 
 def payoff(a: int, b: int, c: int, reverse: bool = False) -> int:

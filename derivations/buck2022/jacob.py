@@ -13,8 +13,8 @@ import itertools
 import numpy as np
 import sympy as sp
 
-from ..model.parameters import parameter_symbol, parse_domain
-from ..model.polygame import PolynomialGame, PolyPlayer
+from symgame.model.parameters import parameter_symbol, parse_domain
+from symgame.model.polygame import PolynomialGame, PolyPlayer
 
 
 def pure_payoff(player: int, choices: tuple[int, int, int]) -> int:

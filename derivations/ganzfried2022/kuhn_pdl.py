@@ -2,7 +2,7 @@
 
 Ganzfried (2022, section 6.2, Appendix C.2) prints a parametric decision list
 for n-card Kuhn poker that is not an equilibrium for any n (see
-:func:`symgame.games.kuhn.ganzfried_behaviour` and outputs/kuhn/errata.md).
+``derivations.ganzfried2022.kuhn_printed.ganzfried_behaviour`` and outputs/kuhn/errata.md).
 This module states the corrected list and checks it exactly for any n in
 O(n) time.
 
@@ -39,7 +39,7 @@ make A's middle cards indifferent in the same way (B bluffs with (n-1)/6
 cards against (n-1)/2 value bets, so A's middle cards call 3·(n-1)/6 =
 (n-1)/2).  None of this is trusted: :func:`exact_bounds` proves the list
 optimal for a given n by exact best responses on both sides, and
-:mod:`symgame.games.kuhn_proof` proves it for every n with n symbolic.
+:mod:`derivations.ganzfried2022.kuhn_proof` proves it for every n with n symbolic.
 
 Families: within the threshold form A's optimal lists are, for odd n, all
 ``beta`` in ``[(n-6+2k)/12, (n+2k)/12]`` with ``gamma - beta = 2(n-k)/3`` (and
@@ -59,9 +59,9 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from ..engine.induce import N as _N
-from ..engine.induce import ResidueFormula, induce_residue_formula
-from .kuhn import SOURCE, threshold_behaviours
+from symgame.engine.induce import N as _N
+from symgame.engine.induce import ResidueFormula, induce_residue_formula
+from symgame.games.kuhn import SOURCE, threshold_behaviours
 
 Behaviour = Mapping[str, Mapping[str, Fraction]]
 

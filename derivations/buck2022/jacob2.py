@@ -27,7 +27,7 @@ from typing import Sequence
 import numpy as np
 from scipy.optimize import linprog
 
-from ..numeric.fictitious import fictitious_play
+from symgame.numeric.fictitious import fictitious_play
 
 _L, _M = [-4, -4, -4, 2, 2, 2], [2, 2, 2, -4, -4, -4]
 #: The printed payoff schedules: ``SCHEDULES[name][j][s2][s3]`` is player 1's payoff when she plays j.

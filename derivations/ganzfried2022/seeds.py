@@ -1,16 +1,40 @@
-"""The library of seed games known to ``symgame derive``."""
+"""Ganzfried (2022): the normal-form seed games (2x2 games, Weakest Link, Final Jeopardy) as analyses.
+
+Each :class:`~symgame.games.analysis.GameSpec` builds the game from its rules (``symgame.games``), derives it
+with the engine and compares the result with what the paper prints, read from the data files in
+``printed/`` (PDL and game files in symgame's own formats).
+"""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import sympy as sp
 
-from ..engine.derive import derive_by_discovery
-from ..model.pdl import Profile
-from ..model.region import Atom
-from ..numeric.kernels import game_kernels
-from . import jeopardy, two_by_two, weakest_link
-from .analysis import Claim, GameSpec
+from symgame.engine.derive import derive_by_discovery
+from symgame.export.pipeline import ExportResult, write_outputs
+from symgame.games import jeopardy, two_by_two, weakest_link
+from symgame.games.analysis import Claim, GameSpec, analyse
+from symgame.model.game import NormalFormGame
+from symgame.model.gamefile import load_game_file
+from symgame.model.pdl import PDL, Profile
+from symgame.model.pdlfile import load_pdl
+from symgame.model.region import Atom
+from symgame.numeric.kernels import game_kernels
+
+PRINTED = Path(__file__).resolve().parent / "printed"
+
+
+def printed_pdl(name: str):
+    """The PDL printed in the paper for ``name`` (a file in ``printed/``), for the game it is read against."""
+    def load(game: NormalFormGame) -> PDL:
+        return load_pdl(PRINTED / f"{name}.pdl.yaml", game)
+    return load
+
+
+def printed_jeopardy_5_3() -> NormalFormGame:
+    """Appendix B's matrix for scores (5, 3) as printed."""
+    return load_game_file(PRINTED / "jeopardy_5_3.game.yaml")
 
 
 def _weakest_link_claims(game):
@@ -44,8 +68,8 @@ def jeopardy_spec(score1: int, score2: int, grid_steps: int = 100) -> GameSpec:
         title=f"Final Jeopardy, scores {score1} and {score2}",
         source=jeopardy.SOURCE,
         build=lambda: jeopardy.build_game(score1, score2),
-        published=jeopardy.published_pdl if paper else None,
-        printed_game=jeopardy.printed_game_5_3 if paper else None,
+        published=printed_pdl("jeopardy_5_3") if paper else None,
+        printed_game=printed_jeopardy_5_3 if paper else None,
         counterexample_points=lambda: jeopardy.grid_points(10) + jeopardy.grid_points(20),
         exhaustive_values=tuple(Fraction(k, grid_steps) for k in range(grid_steps + 1)),
         derive=_jeopardy_derive,
@@ -63,7 +87,7 @@ GAMES: dict[str, GameSpec] = {
         title="General-sum 2x2 games",
         source=two_by_two.SOURCE,
         build=two_by_two.build_game,
-        published=two_by_two.published_pdl,
+        published=printed_pdl("two_by_two"),
         exhaustive_values=(Fraction(-1), Fraction(0), Fraction(1)),
         random_games=100_000,
     ),
@@ -72,7 +96,7 @@ GAMES: dict[str, GameSpec] = {
         title="Weakest Link: the final vote",
         source=weakest_link.SOURCE,
         build=weakest_link.build_game,
-        published=weakest_link.published_pdl,
+        published=printed_pdl("weakest_link"),
         claims=_weakest_link_claims,
         counterexample_points=weakest_link.counterexample_grid,
         notes=("The paper argues that only two opponent vote combinations matter (opponent 1 votes "
@@ -90,3 +114,14 @@ FAMILIES: dict[str, tuple[GameSpec, ...]] = {
     "weakest_link": (GAMES["weakest_link"],),
     "jeopardy": tuple(jeopardy_spec(a, b) for a, b in JEOPARDY_SCORES),
 }
+
+
+def derive_game(name: str, out_root: Path, pdf: bool = True) -> ExportResult:
+    """Analyse one seed game and write its outputs under ``out_root/<its folder>``."""
+    spec = GAMES[name]
+    return write_outputs(analyse(spec), out_root / spec.directory, pdf)
+
+
+def derive_family(name: str, out_root: Path, pdf: bool = True) -> list[ExportResult]:
+    """Every member of a game family (e.g. Final Jeopardy at several scores)."""
+    return [write_outputs(analyse(spec), out_root / spec.directory, pdf) for spec in FAMILIES[name]]

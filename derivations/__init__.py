@@ -1,10 +1,20 @@
-"""The games of ``symgame derive``, as plain data (``symgame list`` reads this without importing a solver).
+"""The published results that symgame reproduces and corrects, one folder per paper.
 
-A test checks that every entry agrees with the registry and the game modules it summarises.
+The package ``symgame`` holds what any user's game can use (model, engine, numeric solvers, checks, game
+constructors from rules, generic export). Everything that belongs to one paper lives here: what it prints
+(as data files in symgame's own formats where possible), proofs and experiments about its games, and the
+writers of ``outputs/<game>/``.
+
+- ``ganzfried2022/``: 2x2 games, Weakest Link, Final Jeopardy (``seeds.py``), n-card Kuhn poker;
+- ``buck2022/``: continuous Guts (coalitions, the Weenie rule, symmetric thresholds) and the Jacob games;
+- ``billingham2017/``: simplified three-player Kuhn poker.
+
+``symgame derive GAME`` (or ``python -m derivations GAME``) runs one entry of :data:`CATALOGUE`. This module
+is plain data so that ``symgame list`` starts without the solvers.
 """
 from __future__ import annotations
 
-from .references import cite
+from symgame.references import cite
 
 #: name -> (title, source, output folders)
 CATALOGUE: dict[str, tuple[str, str, tuple[str, ...]]] = {

@@ -24,16 +24,16 @@ from typing import Callable, Sequence
 import numpy as np
 import sympy as sp
 
-from ..engine.atlas import Atlas, build_atlas, serial_map
-from ..model.behaviour_poly import compile_payoffs
-from ..model.parameters import parse_domain
-from ..model.polygame import PolynomialGame, PolyPlayer
-from ..model.sequence_form import build_sequence_form
-from ..numeric.sequence_lp import optimal_face_point, solve_sequence_form
-from ..verify.best_response import behaviour_from_plan
-from ..verify.nashrefine import FreeRange, family_witness, free_variable_ranges, refine_to_nash
-from ..verify.polycert import ProfileSet, certify_profile_set, exact_regret
-from .kuhn import build_game, check_behaviours
+from symgame.engine.atlas import Atlas, build_atlas, serial_map
+from symgame.games.kuhn import build_game, check_behaviours
+from symgame.model.behaviour_poly import compile_payoffs
+from symgame.model.parameters import parse_domain
+from symgame.model.polygame import PolynomialGame, PolyPlayer
+from symgame.model.sequence_form import build_sequence_form
+from symgame.numeric.sequence_lp import optimal_face_point, solve_sequence_form
+from symgame.verify.best_response import behaviour_from_plan
+from symgame.verify.nashrefine import FreeRange, family_witness, free_variable_ranges, refine_to_nash
+from symgame.verify.polycert import ProfileSet, certify_profile_set, exact_regret
 
 ACTION_NAMES = {"open": ("b", "A"), "check-bet": ("c", "A"), "bet": ("d", "B"), "check": ("e", "B")}
 

@@ -13,10 +13,11 @@ from typing import Sequence
 import numpy as np
 import sympy as sp
 
-from .._version import __version__
-from ..games import guts
-from ..numeric.recursive import RecursiveGame, forced_value
-from .jacob2_outputs import jacob2_markdown
+from derivations.buck2022 import coalitions, printed, symmetric, weenie
+from derivations.buck2022.jacob2_outputs import jacob2_markdown
+from symgame._version import __version__
+from symgame.games import guts
+from symgame.numeric.recursive import RecursiveGame, forced_value
 
 # Table 1 of Buck et al., arXiv:2208.02788 (N, opponent value, player 1, bloc, pseudo-bloc), for comparison only
 PAPER_TABLE1 = {
@@ -34,7 +35,7 @@ MESH = 101
 
 @dataclass(frozen=True)
 class TableRow:
-    result: guts.CoalitionResult
+    result: coalitions.CoalitionResult
 
     @property
     def coalition_value(self) -> float:
@@ -69,7 +70,7 @@ class TableRow:
 
 
 def table_rows(opponents: Sequence[int] = DEFAULT_OPPONENTS, mesh: int = MESH) -> list[TableRow]:
-    return [TableRow(guts.solve_coalition(n, mesh)) for n in opponents]
+    return [TableRow(coalitions.solve_coalition(n, mesh)) for n in opponents]
 
 
 EXTENDED_OPPONENTS = tuple(range(21, 51))
@@ -85,7 +86,7 @@ class MeshPoint:
 
 def extended_rows(opponents: Sequence[int] = EXTENDED_OPPONENTS) -> list[TableRow]:
     """Beyond Table 1: larger coalitions on the 101-point mesh (numeric fixed points, no certificates)."""
-    return [TableRow(guts.solve_coalition(n, MESH, certify=False)) for n in opponents]
+    return [TableRow(coalitions.solve_coalition(n, MESH, certify=False)) for n in opponents]
 
 
 def mesh_study(cases: tuple = MESH_STUDY) -> list[MeshPoint]:
@@ -93,10 +94,10 @@ def mesh_study(cases: tuple = MESH_STUDY) -> list[MeshPoint]:
     out = []
     for n in cases[0]:
         for m in cases[1]:
-            if m > guts.DENSE_PSEUDO_BLOC_MESH:      # priced lazily: the dense M x M^2 matrices need gigabytes
-                game = guts.LazyPseudoBlocGame(n, m)
+            if m > coalitions.DENSE_PSEUDO_BLOC_MESH:      # priced lazily: the dense M x M^2 matrices need gigabytes
+                game = coalitions.LazyPseudoBlocGame(n, m)
             else:
-                dense = guts.pseudo_bloc_game(n, m)
+                dense = coalitions.pseudo_bloc_game(n, m)
                 game = RecursiveGame(dense.A, dense.B)
             out.append(MeshPoint(n, m, -forced_value(game, 1.0, "row").value + 0.0))
     return out
@@ -108,7 +109,7 @@ FINE_OPPONENTS = range(2, 16)
 
 def fine_results(opponents: Sequence[int] = FINE_OPPONENTS, mesh: int = FINE_MESH) -> list:
     """Table 1's game on the 1001-point mesh, lazily priced (about 25 s per N on 2 cores)."""
-    return [guts.solve_fine_pseudo_bloc(n, mesh) for n in opponents]
+    return [coalitions.solve_fine_pseudo_bloc(n, mesh) for n in opponents]
 
 
 def fine_row(r) -> str:
@@ -224,8 +225,8 @@ class RestrictionCheck:
 
     opponents: int
     mesh: int
-    pseudo: guts.CoalitionResult
-    full: guts.CoalitionResult
+    pseudo: coalitions.CoalitionResult
+    full: coalitions.CoalitionResult
 
     @property
     def loses(self) -> bool:
@@ -239,18 +240,18 @@ class RestrictionCheck:
 
 def restriction_checks(cases=RESTRICTION_CASES) -> list[RestrictionCheck]:
     """Pseudo-bloc against full game; full games too large to store are priced lazily (coalition side certified)."""
-    def full(n: int, m: int) -> guts.CoalitionResult:
-        if math.comb(m + n - 1, n) <= guts.MAX_FULL_COLUMNS:
-            return guts.solve_coalition(n, m, pseudo_bloc=False)
-        return guts.solve_lazy(guts.LazyFullCoalitionGame(n, m))
+    def full(n: int, m: int) -> coalitions.CoalitionResult:
+        if math.comb(m + n - 1, n) <= coalitions.MAX_FULL_COLUMNS:
+            return coalitions.solve_coalition(n, m, pseudo_bloc=False)
+        return coalitions.solve_lazy(coalitions.LazyFullCoalitionGame(n, m))
 
-    return [RestrictionCheck(n, m, guts.solve_coalition(n, m), full(n, m)) for n, m in cases]
+    return [RestrictionCheck(n, m, coalitions.solve_coalition(n, m), full(n, m)) for n, m in cases]
 
 
 def restriction_lines(checks: Sequence[RestrictionCheck]) -> list[str]:
     lines = ["", "## Does the pseudo-bloc restriction lose anything?", "",
              "The full coalition game takes every multiset of N mesh thresholds as a coalition strategy (above "
-             f"{guts.MAX_FULL_COLUMNS} multisets its columns are priced lazily by column generation). Values to the "
+             f"{coalitions.MAX_FULL_COLUMNS} multisets its columns are priced lazily by column generation). Values to the "
              "coalition. The pseudo-bloc game is certified from player 1's side and the full game from the "
              "coalition's side (Theorem 1.2), so a full-game bound beyond the pseudo-bloc bound proves the loss:", "",
              "| N | M | pseudo-bloc | full game | verdict | full game's optimal coalition mix |", "|---|---|---|---|---|---|"]
@@ -278,11 +279,11 @@ def team_lines(meshes: Sequence[int] = TEAM_MESHES) -> list[str]:
     p_star = 2.0 ** (-1 / 3)
     skew = 0.0
     for mesh in meshes:
-        g = guts.team_game(2, 2, mesh)
+        g = coalitions.team_game(2, 2, mesh)
         skew = max(skew, float(np.max(np.abs(g.A + g.A.T))), float(np.max(np.abs(g.B - g.B.T))))
-        r = guts.solve_team(g)
+        r = coalitions.solve_team(g)
         k = round(p_star * (mesh - 1))
-        bloc = guts.pure_team_value(2, 2, mesh, (k, k))
+        bloc = coalitions.pure_team_value(2, 2, mesh, (k, k))
         lines.append(f"| {mesh} | {round((r.lower_value + r.upper_value) / 2, 6) + 0.0:.6f} | "
                      f"[{_floor(r.certified_lower.bound, 6)}, {_ceil(r.certified_upper.bound, 6)}] | "
                      f"{_mix(r.row_strategy[:TEAM_SHOWN])} | {_mix(r.column_strategy[:TEAM_SHOWN])} | "
@@ -441,7 +442,7 @@ FP_MESH, FP_STEPS = 101, 1000
 
 def fictitious_play_lines() -> tuple[list[str], dict]:
     """Appendix C: fictitious play for 3-player Guts (exact); the gap g(t) and G(t) = t g(t); Figure 5 data."""
-    from ..numeric.fictitious import fictitious_play
+    from symgame.numeric.fictitious import fictitious_play
 
     trace = fictitious_play(guts.three_player_tensors(FP_MESH), FP_STEPS,
                             denominator=guts.mesh_alpha_scale(3, FP_MESH))
@@ -502,7 +503,7 @@ def overshoot_example() -> list[str]:
 
 
 def errata_markdown(fit: Fit, rows: Sequence[TableRow]) -> str:
-    checks = guts.check_propositions()
+    checks = printed.check_propositions()
     lines = ["# Continuous Guts: errata and checks", "", f"Source: {guts.SOURCE}.", "",
              "## Payoff formulas (Propositions 3.1, 3.2, B.2, B.3)", "",
              "Derived from the rules (section 3 accounting) by exact integration; compared identically "
@@ -520,7 +521,7 @@ def errata_markdown(fit: Fit, rows: Sequence[TableRow]) -> str:
               "virtual ante of 1), the all-drop round continues at double stakes, so beta_W = beta + p1 p2 "
               "(n = 2) and beta + p1 p2 p3 (n = 3): the printed alpha is right only together with this beta. "
               "(At V = 0 beta plays no role, so the equilibrium thresholds are unaffected.)", ""]
-    std, wee = guts.symmetric_equilibrium(False), guts.symmetric_equilibrium(True)
+    std, wee = symmetric.symmetric_equilibrium(False), symmetric.symmetric_equilibrium(True)
     lines += ["## Symmetric equilibria, derived for every n", "",
               f"- Standard Guts: the first-order condition gives p* = {sp.sstr(std.threshold)} for every n >= 2 "
               f"(slope of alpha in p1 at p1 = p*: {std.slope_below} from below, {std.slope_above} from above; "
@@ -575,12 +576,12 @@ def weenie_lines() -> list[str]:
              "numerically (M = 1001) for n = 3, 4, 5 and conjectures it for every n >= 2. symgame proves it for "
              "n <= 5 and refutes the conjecture for every n = 6..10 checked.", ""]
     for n in (2, 3):
-        proofs = guts.weenie_guarantee(n)
+        proofs = weenie.weenie_guarantee(n)
         verdict = "proved" if all(pr.decision.value == "true" for pr in proofs) else "NOT proved"
         lines.append(f"- n = {n}: {verdict} by z3 (nonlinear real arithmetic on each of the {len(proofs)} regions "
                      "where alpha is one polynomial, p* as an exact algebraic number).")
     for n in WEENIE_PROVED:
-        proof = guts.weenie_guarantee_boxes(n)
+        proof = weenie.weenie_guarantee_boxes(n)
         cert = proof.certificate
         verdict = "proved" if proof.proved else "NOT proved"
         lines.append(f"- n = {n}: {verdict} by ball-arithmetic branch and bound (python-flint arb, outward "
@@ -592,7 +593,7 @@ def weenie_lines() -> list[str]:
                  "hold above a high threshold) makes player 1's one-round payoff negative at p*. Each value is a "
                  "certified enclosure at the rational thresholds shown (p* as a ball around the algebraic number):")
     lines.append("")
-    found = {n: guts.weenie_counterexample(n) for n in WEENIE_REFUTED}
+    found = {n: weenie.weenie_counterexample(n) for n in WEENIE_REFUTED}
     for n, cx in found.items():
         if cx is None:
             lines.append(f"- n = {n}: no negative value on the pseudo-bloc grid (proves nothing).")
@@ -610,7 +611,7 @@ def weenie_lines() -> list[str]:
               "coalition, M = 101, both fixed points, Theorem 1.2 certificates): player 1's value against N "
               "opponents under the Weenie rule is", "", "| N (players N + 1) | player 1's value | certified bracket "
               "| coalition strategy |", "|---|---|---|---|"]
-    results = [guts.solve_coalition(N, MESH, weenie=True) for N in WEENIE_COALITIONS]
+    results = [coalitions.solve_coalition(N, MESH, weenie=True) for N in WEENIE_COALITIONS]
     for r in results:
         mix = ", ".join(f"({', '.join(f'{t:.2f}' for t in _distinct(ts))}) {w:.2f}" for ts, w in r.coalition_strategy)
         lines.append(f"| {r.opponents} | {round(r.player1_value, 6) + 0.0:.6f} | [{_floor(r.certified_lower.bound, 8)}, "
@@ -619,7 +620,7 @@ def weenie_lines() -> list[str]:
     lines += ["", "(Losses of order 1e-5 are the mesh: p* is not a mesh point. At N = "
               f"{last.opponents} the coalition wins {-last.player1_value:.4f} per unit ante by mixing a bloc with a "
               "pseudo-bloc, as in standard Guts.)", ""]
-    contrast = guts.weenie_guarantee(3, weenie=False)
+    contrast = weenie.weenie_guarantee(3, weenie=False)
     bad_region = next((pr for pr in contrast if pr.counterexample), None)
     if bad_region is not None:
         cx = bad_region.counterexample
@@ -640,7 +641,7 @@ def _distinct(thresholds: Sequence[float]) -> list[float]:
 
 def odd_man_lines() -> tuple[list[str], list[str]]:
     """Appendix D computed: summary lines and errata lines."""
-    from ..games.odd_man import asynchronous_value
+    from derivations.buck2022.odd_man import asynchronous_value
 
     summary, errata = ["", "## Synchronous against asynchronous coalitions (Appendix D)", ""], []
     printed_sync = {False: Fraction(-2, 3), True: Fraction(-2, 3)}
@@ -669,9 +670,9 @@ def jacob_lines() -> list[str]:
     """Appendix C.2: every equilibrium of the Jacob game from the atlas engine, and where fictitious play goes."""
     import itertools
 
-    from ..engine.atlas import build_atlas, serial_map
-    from ..games import jacob
-    from ..numeric.fictitious import fictitious_play
+    from derivations.buck2022 import jacob
+    from symgame.engine.atlas import build_atlas, serial_map
+    from symgame.numeric.fictitious import fictitious_play
 
     atlas = build_atlas(jacob.build_game(), serial_map)
     profiles = []
@@ -854,11 +855,11 @@ PARTS: dict[str, tuple] = {
     "recursive": (_part_recursive, False), "odd_man": (_part_odd_man, False), "jacob": (_part_jacob, False),
 }
 #: The code every part can reach: this module's imports (a change anywhere in them makes the cache stale).
-PART_ROOTS = ("symgame.export.guts_outputs",)
+PART_ROOTS = ("derivations.buck2022.outputs",)
 
 
 def part_key(name: str) -> str:
-    from .cache import content_key
+    from symgame.export.cache import content_key
 
     return content_key(f"guts/{name}", {}, PART_ROOTS)
 
@@ -870,7 +871,7 @@ def compute_part(name: str) -> dict:
 
 def stale_parts(directory: Path) -> list[str]:
     """Cached parts whose committed result in ``directory`` was computed by other code (or is missing)."""
-    from .cache import StudyCache
+    from symgame.export.cache import StudyCache
 
     cache = StudyCache(directory / CACHE_FILE)
     return [name for name, (_, cached) in PARTS.items() if cached and cache.get(name, part_key(name)) is None]
@@ -888,8 +889,8 @@ def write_guts_outputs(directory: Path, pdf: bool = True, recompute: bool = Fals
     """
     import time
 
-    from .cache import StudyCache
-    from .latex import compile_pdf
+    from symgame.export.cache import StudyCache
+    from symgame.export.latex import compile_pdf
 
     directory.mkdir(parents=True, exist_ok=True)
     old = StudyCache((cache_from or directory) / CACHE_FILE)

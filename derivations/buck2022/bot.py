@@ -19,7 +19,7 @@ from typing import Callable, Iterator, TextIO
 
 import numpy as np
 
-from .guts import solve_coalition
+from derivations.buck2022.coalitions import solve_coalition
 
 
 @dataclass(frozen=True)

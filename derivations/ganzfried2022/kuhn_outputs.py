@@ -8,13 +8,14 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..engine.atlas import process_map
-from ..games import kuhn_pdl, kuhn_proof
-from ..games.kuhn import SOURCE, DeckReport, build_game, deck_report
-from ..games.kuhn_family import FamilyReport, derive_three_card_family
-from ..model.efg import write_efg
-from .documents import dumps
-from .latex import compile_pdf, escape, render
+from derivations.ganzfried2022 import kuhn_pdl, kuhn_proof
+from derivations.ganzfried2022.kuhn_family import FamilyReport, derive_three_card_family
+from derivations.ganzfried2022.kuhn_printed import DeckReport, deck_report
+from symgame.engine.atlas import process_map
+from symgame.export.documents import dumps
+from symgame.export.latex import compile_pdf, escape, render
+from symgame.games.kuhn import SOURCE, build_game
+from symgame.model.efg import write_efg
 
 KNOWN_VALUES = {3: "-1/18", 4: "-1/24", 5: "-1/15", 7: "-1/14", 9: "-7/108", 13: "-5/78"}
 DEFAULT_DECKS = range(3, 201)
@@ -72,7 +73,7 @@ def errata_markdown(rows: Sequence[DeckReport]) -> str:
         "with t = (n-1)/9 and high with t = (2n+4)/3; B calls with t = (n-1)/3; B bets after a check",
         "low with t = (n-1)/6 and high with t = (n+3)/2; A calls a bet after checking with t = (n+5)/3.",
         "At n = 3 this reproduces A's bluff 2/9, A's value bet 2/3 with the 3 and B's bluff 1/3 with",
-        "the 1, as in Kuhn's solution. See `symgame/games/kuhn.py`, `ganzfried_behaviour`.", "",
+        "the 1, as in Kuhn's solution. See `ganzfried_behaviour` in the derivations of this paper (`derivations/ganzfried2022/kuhn_printed.py`).", "",
         "## The printed PDL is not an equilibrium", "",
         f"Exact exploitability for every n from 3 to {n_max} is in `ganzfried_check.csv` (exact best "
         "responses in the sequence form against the printed strategies; 0 means optimal).", "",
@@ -299,10 +300,10 @@ CACHE_FILE = "study_cache.json"
 
 def kuhn_key(decks: Sequence[int] = DEFAULT_DECKS, closed_form_decks: Sequence[int] = CLOSED_FORM_DECKS) -> str:
     """Content key of the Kuhn outputs: the code they reach, the deck ranges, the numerical libraries."""
-    from .cache import content_key
+    from symgame.export.cache import content_key
 
     return content_key("kuhn/all", {"decks": list(decks), "closed_form_decks": list(closed_form_decks)},
-                       ("symgame.export.kuhn_outputs",))
+                       ("derivations.ganzfried2022.kuhn_outputs",))
 
 
 def kuhn_texts(decks: Sequence[int] = DEFAULT_DECKS, closed_form_decks: Sequence[int] = CLOSED_FORM_DECKS,
@@ -326,7 +327,7 @@ def write_kuhn_outputs(directory: Path, decks: Sequence[int] = DEFAULT_DECKS,
                        closed_form_decks: Sequence[int] = CLOSED_FORM_DECKS, pdf: bool = True,
                        family: FamilyReport | None = None, recompute: bool = False) -> list[Path]:
     """Write ``outputs/kuhn``; the texts are reused from ``study_cache.json`` when their content key is current."""
-    from .cache import StudyCache
+    from symgame.export.cache import StudyCache
 
     directory.mkdir(parents=True, exist_ok=True)
     cache = StudyCache(directory / CACHE_FILE)

@@ -1,6 +1,6 @@
 """A proof that the corrected n-card Kuhn PDL is optimal for every n.
 
-The check of :mod:`symgame.games.kuhn_pdl` evaluates both best responses at
+The check of :mod:`derivations.ganzfried2022.kuhn_pdl` evaluates both best responses at
 one n.  Here n is symbolic.  Every threshold of the list has the form
 ``c·q + d`` when ``n = 36q + r`` (36 is the period of all fractional parts;
 ``k = ceil((n-1)/6) = 6q + floor((r+4)/6)``), so for a fixed residue ``r``
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..errors import NoResultError
-from .kuhn_pdl import THRESHOLDS, value_formula
+from derivations.ganzfried2022.kuhn_pdl import THRESHOLDS, value_formula
+from symgame.errors import NoResultError
 
 Q = sp.Symbol("q", integer=True, nonnegative=True)
 Y = sp.Symbol("y", integer=True, positive=True)

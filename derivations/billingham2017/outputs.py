@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.atlas import Mapper, build_atlas, process_map
-from ..games import billingham
-from ..verify.atlasreport import AtlasAnalysis, analyse_atlas
-from .atlas_outputs import AtlasExport, write_atlas_outputs
+from derivations.billingham2017 import printed as billingham_printed
+from symgame.engine.atlas import Mapper, build_atlas, process_map
+from symgame.export.atlas_outputs import AtlasExport, write_atlas_outputs
+from symgame.games import billingham
+from symgame.verify.atlasreport import AtlasAnalysis, analyse_atlas
 
 PLOTTED = ("a1", "b1", "a2", "b2", "b3")
 
@@ -14,7 +15,7 @@ PLOTTED = ("a1", "b1", "a2", "b2", "b3")
 def analyse_billingham(mapper: Mapper = process_map, progress: bool = False) -> AtlasAnalysis:
     """Build the atlas from the rules and run every check against the paper."""
     atlas = build_atlas(billingham.build_game(), mapper, progress=progress)
-    return analyse_atlas(atlas, billingham.printed_solutions(), billingham.printed_statements(),
+    return analyse_atlas(atlas, billingham_printed.printed_solutions(), billingham_printed.printed_statements(),
                          billingham.numeric_values())
 
 
@@ -22,4 +23,4 @@ def write_billingham_outputs(directory: Path, analysis: AtlasAnalysis | None = N
                              plots: bool = True) -> AtlasExport:
     analysis = analysis or analyse_billingham()
     return write_atlas_outputs(analysis, directory, billingham.TITLE, billingham.SOURCE,
-                               billingham.printed_profits_agree(), PLOTTED, pdf=pdf, plots=plots)
+                               billingham_printed.printed_profits_agree(), PLOTTED, pdf=pdf, plots=plots)

@@ -1,0 +1,45 @@
+"""Run one entry of :data:`derivations.CATALOGUE`: derive, check and write ``outputs/<game>/``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from derivations import CATALOGUE
+
+
+@dataclass(frozen=True)
+class Written:
+    """One output folder written: how many files, and what became of the PDF (``None``: not attempted)."""
+
+    directory: Path
+    files: int
+    pdf: str | None = None
+    pdf_failed: bool = False
+
+
+def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
+           progress: Callable[[str, float], None] | None = None) -> list[Written]:
+    """Write the outputs of ``name`` under ``out_root``; cached studies are reused unless ``recompute``."""
+    if name not in CATALOGUE:
+        raise KeyError(name)
+    if name == "kuhn":
+        from derivations.ganzfried2022.kuhn_outputs import write_kuhn_outputs
+
+        paths = write_kuhn_outputs(out_root / "kuhn", pdf=pdf, recompute=recompute)
+        return [Written(out_root / "kuhn", len(paths))]
+    if name == "guts":
+        from derivations.buck2022.outputs import write_guts_outputs
+
+        paths = write_guts_outputs(out_root / "guts", pdf=pdf, recompute=recompute, progress=progress)
+        return [Written(out_root / "guts", len(paths))]
+    if name == "billingham":
+        from derivations.billingham2017.outputs import write_billingham_outputs
+
+        result = write_billingham_outputs(out_root / "billingham", pdf=pdf)
+        return [Written(result.directory, len(result.files), result.pdf.message)]
+    from derivations.ganzfried2022.seeds import derive_family
+
+    return [Written(r.directory, len(r.files), r.pdf.message,
+                    r.pdf.path is None and pdf and "not found" not in r.pdf.message)
+            for r in derive_family(name, out_root, pdf=pdf)]
