@@ -103,3 +103,70 @@ def test_json_file_same_as_yaml(tmp_path, capsys):
     assert main(["solve", str(json_path), "--json"]) == 0
     from_json = json.loads(capsys.readouterr().out)
     assert from_yaml["pdl"] == from_json["pdl"]
+
+
+# --------------------------------------------------------------------------- claimed PDLs and printed claims
+
+PDL_GOOD = """\
+rules:
+  - label: high t
+    if: ["t >= 2"]
+    play: {Row: [1, 0], Col: [0, 1]}
+  - play: {Row: ["1/2", "1/2"], Col: ["(t + 1)/(t + 3)", "2/(t + 3)"]}
+"""
+
+
+def test_a_pdl_file_reads_into_rules_that_evaluate_exactly(tmp_path):
+    from fractions import Fraction
+
+    from symgame.model.gamefile import load_game_file
+    from symgame.model.pdlfile import load_pdl
+
+    (tmp_path / "g.yaml").write_text(GOOD)
+    (tmp_path / "p.yaml").write_text(PDL_GOOD)
+    pdl = load_pdl(tmp_path / "p.yaml", load_game_file(tmp_path / "g.yaml"))
+    assert [r.label for r in pdl.rules] == ["high t", "rule 2"]
+    assert pdl.rules[1].profile.at({"t": Fraction(1)}) == ((Fraction(1, 2), Fraction(1, 2)),
+                                                           (Fraction(1, 2), Fraction(1, 2)))
+    assert pdl.rules[0].region.contains({"t": Fraction(2)}) and not pdl.rules[0].region.contains({"t": Fraction(1)})
+
+
+@pytest.mark.parametrize("old,new,place", [
+    ('Row: [1, 0], Col: [0, 1]', 'Row: [1, 0]', "rules[0].play: missing player 'Col'"),
+    ('Row: [1, 0], Col', 'Row: [1, 0, 0], Col', "rules[0].play.Row: must list 2 probabilities"),
+    ('"t >= 2"', '"s >= 2"', "rules[0].if[0]: unknown name 's'"),
+    ('"1/2", "1/2"', '0.5, 0.5', "rules[1].play.Row[0]: must be an integer or an expression"),
+    ('  - play:', '  - when: 1\n    play:', "rules[1].when: unknown key"),
+    ('"t >= 2"', '"__import__(os) >= 2"', "rules[0].if[0]: unknown name '__import__'"),
+])
+def test_a_bad_pdl_file_is_one_line_naming_the_place(tmp_path, old, new, place):
+    from symgame.model.gamefile import GameFileError, load_game_file
+    from symgame.model.pdlfile import load_pdl
+
+    (tmp_path / "g.yaml").write_text(GOOD)
+    assert old in PDL_GOOD
+    (tmp_path / "p.yaml").write_text(PDL_GOOD.replace(old, new, 1))
+    with pytest.raises(GameFileError) as info:
+        load_pdl(tmp_path / "p.yaml", load_game_file(tmp_path / "g.yaml"))
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{tmp_path / 'p.yaml'}: {place}"), message
+
+
+def test_printed_claims_name_the_place_of_a_problem(tmp_path):
+    from symgame.model.gamefile import GameFileError
+    from symgame.model.polyfile import load_polynomial_game
+    from symgame.verify.printed import load_printed
+
+    game = load_polynomial_game(Path(__file__).resolve().parents[1] / "examples" / "pennies.yaml")
+    good = ("constants: {r: '2/(P + 3)'}\nsolutions:\n  - {label: mixed, range: [1, null], values: {x: r, y: r}}\n"
+            "statements:\n  - {text: 'x below 1/2', range: {lower: 1, upper: null}, conditions: ['x <= 1/2']}\n")
+    (tmp_path / "c.yaml").write_text(good)
+    claims = load_printed(tmp_path / "c.yaml", game)
+    assert claims.solutions[0].values[0][1] == claims.solutions[0].values[1][1]
+    assert claims.statements[0].conditions[0][1] == ">="
+    (tmp_path / "c.yaml").write_text(good.replace("y: r", "z: r"))
+    with pytest.raises(GameFileError, match=r"solutions\[0\]\.values\.z: not a variable"):
+        load_printed(tmp_path / "c.yaml", game)
+    (tmp_path / "c.yaml").write_text(good.replace("values: {x: r, y: r}", "values: {x: r}"))
+    with pytest.raises(GameFileError, match=r"solutions\[0\]: variable 'y' is neither"):
+        load_printed(tmp_path / "c.yaml", game)

@@ -19,16 +19,18 @@ from symgame._version import __version__
 from symgame.games import guts
 from symgame.numeric.recursive import RecursiveGame, forced_value
 
-# Table 1 of Buck et al., arXiv:2208.02788 (N, opponent value, player 1, bloc, pseudo-bloc), for comparison only
-PAPER_TABLE1 = {
-    2: (0.0132, 0.64, 0.68, 0.86), 3: (0.0339, 0.72, 0.76, 0.89), 4: (0.0516, 0.77, 0.81, 0.91),
-    5: (0.0654, 0.81, 0.84, 0.93), 6: (0.0753, 0.84, 0.87, 0.94), 7: (0.0847, 0.86, 0.88, 0.94),
-    8: (0.0909, 0.87, 0.89, 0.95), 9: (0.0954, 0.89, 0.91, 0.95), 10: (0.1007, 0.89, 0.91, 0.96),
-    11: (0.1066, 0.91, 0.92, 0.96), 12: (0.1074, 0.92, 0.93, 0.97), 13: (0.1110, 0.92, 0.93, 0.97),
-    14: (0.1154, 0.92, 0.94, 0.97), 15: (0.1184, 0.93, 0.94, 0.97),
-}
-PAPER_FIT = (0.163, 0.84, -3.6)     # printed: V(n) = 0.163 - 0.84/(n - 3.6)
-TOLERANCE = 0.0005
+
+def _printed_table1() -> tuple[dict[int, tuple[float, ...]], tuple[float, float, float], float]:
+    """Table 1 of the paper and its fit, as printed (``printed/table1.yaml``), for comparison only."""
+    import yaml
+
+    data = yaml.safe_load((Path(__file__).resolve().parent / "printed" / "table1.yaml").read_text(encoding="utf-8"))
+    table = {int(row[0]): tuple(float(v) for v in row[1:]) for row in data["rows"]}
+    a, b, c = (float(v) for v in data["fit"])
+    return table, (a, b, c), float(data["tolerance"])
+
+
+PAPER_TABLE1, PAPER_FIT, TOLERANCE = _printed_table1()
 DEFAULT_OPPONENTS = tuple(range(1, 21))
 MESH = 101
 

@@ -71,7 +71,7 @@ def detect_structure(game: PolynomialGame) -> Structure:
     gens = game.generators
     depends = {x: {str(gens[i]) for mon in g.monoms() for i, e in enumerate(mon) if e}
                for x, g in game.derivatives.items()}
-    together = set()
+    together: set[tuple[str, str]] = set()
     for g in game.derivatives.values():
         for mon in g.monoms():
             used = [str(gens[i]) for i, e in enumerate(mon) if e and str(gens[i]) in names]
@@ -312,6 +312,7 @@ class CaseSearch:
         if piece.tail:
             plo, phi = 0.0, 1.0 / float(piece.lower)
         else:
+            assert piece.upper is not None
             plo, phi = float(piece.lower), float(piece.upper)
         return [0.0] * n + [plo], [1.0] * n + [phi]
 

@@ -49,7 +49,8 @@ def polynomial_condition(numer, denom, oracle: SignOracle) -> list[Atom]:
     if numer.is_ground and denom.is_ground:
         return [Atom(sp.Integer(1) if numer.LC * denom.LC >= 0 else sp.Integer(-1), ">=")]
     atoms: list[Atom] = []
-    constant, factors = 1, {}
+    constant = 1
+    factors: dict[sp.Expr, int] = {}
     for poly, extra in ((numer, None), (denom, "nonzero")):
         factorisation = factor_ring_element(poly)
         constant *= factorisation.constant
@@ -58,7 +59,8 @@ def polynomial_condition(numer, denom, oracle: SignOracle) -> list[Atom]:
                 atoms.append(Atom(key, "!="))
             factors[key] = factors.get(key, 0) + power
     sign = 1 if constant > 0 else -1
-    odd, even = [], []
+    odd: list[sp.Expr] = []
+    even: list[sp.Expr] = []
     for f, power in factors.items():
         s = oracle.sign(f)
         if s == 0:

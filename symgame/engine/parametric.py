@@ -163,7 +163,8 @@ class _Specials:
 def _special_values(polys: list[sp.Expr], param) -> _Specials:
     """Real roots of ``polys`` in the parameter's domain, rational ones first."""
     P = param.symbol
-    rational, irrational = set(), set()
+    rational: set[sp.Expr] = set()
+    irrational: set[sp.Expr] = set()
     for poly in polys:
         num = sp.fraction(sp.together(poly))[0]
         if has_sqrt(num):
@@ -223,6 +224,7 @@ def _triangular(basis: list[sp.Expr], gens: list[sp.Symbol], P) -> list[tuple[di
             if pick is None:
                 new.append((values, free + [str(u)], used, lcs))
                 continue
+            assert poly is not None
             coeffs = [sp.factor(sp.cancel(c)) for c in poly.all_coeffs()]
             if poly.degree() == 1:
                 a, b = coeffs

@@ -200,6 +200,7 @@ def parameter_cells(polys: Sequence[sp.Poly], param: Parameter) -> list[Cell]:
     roots = _sorted_distinct(roots)
     cells = [Cell(rational_endpoint(lower, P), None, None, None)]
     left = cells[0].point
+    assert left is not None
     for r in roots:
         cells.append(Cell(None, left, r, _between(left, r)))
         cells.append(Cell(r, None, None, None))
@@ -293,6 +294,7 @@ def _simple_between(lo: Fraction, hi: Fraction) -> Fraction:
 
 def decide_cell(branch: CaseBranch, P: sp.Symbol, cell: Cell, timeout_ms: int) -> Decision:
     if cell.point is None:
+        assert cell.sample is not None
         return decide_at(branch, P, sp.Rational(cell.sample.numerator, cell.sample.denominator), None,
                          timeout_ms)
     if cell.point.is_rational:
@@ -332,7 +334,7 @@ def _number_holds(value: sp.Expr, rel: str) -> bool:
 
 def _merge(cells: Sequence[Cell], truth: Sequence[bool]) -> list[ParamInterval]:
     out: list[ParamInterval] = []
-    start: tuple[Endpoint, bool] | None = None
+    start: tuple[Endpoint | None, bool] | None = None
     last: tuple[Endpoint | None, bool] = (None, False)
     for cell, ok in zip(cells, truth):
         if ok and start is None:
@@ -340,9 +342,11 @@ def _merge(cells: Sequence[Cell], truth: Sequence[bool]) -> list[ParamInterval]:
         if ok:
             last = (cell.point, True) if cell.point is not None else (cell.right, False)
         if not ok and start is not None:
+            assert start[0] is not None
             out.append(ParamInterval(start[0], start[1], last[0], last[1]))
             start = None
     if start is not None:
+        assert start[0] is not None
         out.append(ParamInterval(start[0], start[1], last[0], last[1] if last[0] is not None else False))
     return out
 

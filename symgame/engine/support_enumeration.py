@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterator
+from typing import Any, Iterator
 
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
@@ -83,7 +83,7 @@ def ring_fraction(numer, denom) -> sp.Expr:
 class RingMatrices:
     """Payoff matrices over the polynomial ring ``QQ[parameters]``."""
 
-    ring: object
+    ring: Any
     a: list
     b: list
 

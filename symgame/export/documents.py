@@ -247,21 +247,22 @@ def errata_markdown(analysis: GameAnalysis, data: dict[str, Any]) -> str:
     lines = [f"# Errata: {analysis.spec.title}", "", f"Source checked: {analysis.spec.source}.", ""]
     pub = data.get("published")
     found = False
-    if pub is not None and pub["certificate"]["status"] != "proved":
+    published = analysis.published
+    if pub is not None and published is not None and pub["certificate"]["status"] != "proved":
         found = True
         lines += ["## The printed decision list is not an equilibrium", ""]
         if analysis.spec.notes:
             lines += [analysis.spec.notes, ""]
-        lines += ["Printed rule (as reconstructed):", "", pdl_markdown(analysis.published.pdl), "",
+        lines += ["Printed rule (as reconstructed):", "", pdl_markdown(published.pdl), "",
                   "Corrected rule derived by symgame:", "", pdl_markdown(analysis.derivation.pdl), ""]
         lines += _counterexample_lines(game, pub["counterexample"])
-    elif pub is not None:
+    elif pub is not None and published is not None:
         same = pub["same_profiles_as_derived"]
         relation = {"proved": "It prescribes the same profile as the derived PDL at every point (proved).",
                     "refuted": "It differs from the derived PDL at some points; both are equilibria there "
                                "(the game has several), and the derived list has "
                                f"{len(analysis.derivation.pdl.rules)} rules against the printed "
-                               f"{len(analysis.published.pdl.rules)}.",
+                               f"{len(published.pdl.rules)}.",
                     "undecided": "Whether it prescribes the same profiles as the derived PDL is undecided."}[same]
         lines += ["## The printed decision list", "",
                   "No error in the list itself: the printed PDL was proved (z3, whole domain) to give a "
@@ -292,6 +293,7 @@ def _printed_matrix_lines(analysis: GameAnalysis, printed: dict[str, Any]) -> li
     else:
         lines += ["The printed matrix agrees with the rules.", ""]
     status = printed["certificate_on_printed_matrix"]["status"]
+    assert analysis.published is not None
     lines += [f"The printed decision list, certified on the printed matrix: **{_STATUS_WORDS[status]}**; "
               f"on the matrix derived from the rules: **{_STATUS_WORDS[_STATUS[analysis.published.certificate.status]]}**.", ""]
     if status == "refuted":

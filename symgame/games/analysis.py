@@ -126,6 +126,7 @@ def analyse_derivation(spec: GameSpec, derivation: Derivation, seed: int = 20221
 
 def check_published(spec: GameSpec, game: NormalFormGame, derived: PDL) -> PublishedCheck:
     """Certify the paper's PDL on the real game and compare it with the derived one."""
+    assert spec.published is not None
     printed = spec.published(game)
     certificate = certify_pdl(game, printed)
     agreement = pdls_agree(derived, printed)
@@ -143,6 +144,7 @@ def check_printed_game(spec: GameSpec, game: NormalFormGame, printed_pdl: PDL) -
     """Compare the printed matrix with the rules and certify the printed PDL on it."""
     import sympy as sp
 
+    assert spec.printed_game is not None
     printed_game = spec.printed_game()
     differences = []
     ours, theirs = game.payoffs[0], printed_game.payoffs[0]

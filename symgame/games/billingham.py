@@ -58,6 +58,7 @@ def _respond(cards: dict, bettor: int, P: sp.Expr) -> DecisionNode:
     def second_move(first_called: bool) -> DecisionNode:
         situation = "bet-call" if first_called else "bet-fold"
         card = cards[second]
+        choices: tuple[str, ...]
         if card == "A":
             choices = ("call",)
         else:

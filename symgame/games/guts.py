@@ -156,19 +156,19 @@ def alpha_beta_fraction(p1, groups: Sequence[tuple[object, int]], weenie: bool =
     from fractions import Fraction
 
     p1 = Fraction(p1)
-    groups = [(Fraction(v), m) for v, m in groups]
-    n = 1 + sum(m for _, m in groups)
+    exact = [(Fraction(v), m) for v, m in groups]  # type: ignore[call-overload]  # thresholds: Fraction, int or str
+    n = 1 + sum(m for _, m in exact)
     rest = Fraction(1)
     q_sum = 1 - p1
-    for v, m in groups:
+    for v, m in exact:
         rest *= v ** m
         q_sum += m * (1 - v)
     all_p = p1 * rest
-    W = _fraction_integral(p1, Fraction(1), groups, "max") - (1 - p1) * rest
+    W = _fraction_integral(p1, Fraction(1), exact, "max") - (1 - p1) * rest
     alpha = q_sum - 2 + 2 * all_p + 2 * n * W - n * (1 - p1) + 2 * n * (1 - p1) * rest
     beta = q_sum - 1 + 2 * all_p
     if weenie:
-        alpha += all_p - n * _fraction_integral(Fraction(0), p1, groups, "min")
+        alpha += all_p - n * _fraction_integral(Fraction(0), p1, exact, "min")
         beta += all_p
     return alpha, beta
 

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Mapping
 
 from ..model.extensive import Chance, DecisionNode, ExtensiveGame, Terminal
 from ..model.sequence_form import SequenceForm, build_sequence_form, realization_plan
@@ -109,7 +110,7 @@ class KuhnSolution:
 
     cards: int
     value: Fraction
-    behaviours: tuple[dict, dict]
+    behaviours: tuple[Mapping[str, Mapping[str, Fraction]], Mapping[str, Mapping[str, Fraction]]]
     max_denominator: int
 
 
@@ -141,7 +142,7 @@ def check_behaviours(cards: int, value: Fraction, a: dict, b: dict,
     return PDLCheck(cards, value, value - lower, upper - value)
 
 
-def strategy_table(cards: int, behaviours: tuple[dict, dict]) -> dict[str, dict[str, dict[str, str]]]:
+def strategy_table(cards: int, behaviours: tuple[Mapping[str, Mapping[str, Fraction]], Mapping[str, Mapping[str, Fraction]]]) -> dict[str, dict[str, dict[str, str]]]:
     """The JSON contract's ``strategy``: probability of the aggressive action per card."""
     a, b = behaviours
     cards_range = range(1, cards + 1)

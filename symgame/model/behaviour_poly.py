@@ -59,7 +59,7 @@ class _Compiler:
         if node.infoset in self.probs:
             return self.probs[node.infoset]
         if len(labels) == 1:
-            probs = (sp.Integer(1),)
+            probs: tuple[sp.Expr, ...] = (sp.Integer(1),)
         elif node.infoset in self.fixed:
             first = sp.sympify(self.fixed[node.infoset])
             if len(labels) != 2:

@@ -51,6 +51,7 @@ def write_efg(game: ExtensiveGame) -> str:
             lines.append(f'c "" {counters[0]} "" {{ {actions} }} 0')
             stack.extend(child for _, child in reversed(node.outcomes))
             continue
+        assert isinstance(node, DecisionNode), "the sequence-form writer takes Terminal, Chance and decision nodes"
         key = (node.player + 1, node.infoset)
         if key not in infoset_numbers:
             counters[key[0]] += 1
@@ -172,7 +173,7 @@ def _read_node(reader: _Reader, outcomes: dict[int, list[Fraction]], depth: int)
         reader.number()  # information set number
         if reader.tokens[reader.pos].kind == "str":
             reader.take("str")
-        actions = reader.strings_in_braces(True)
+        actions = [(label, p) for label, p in reader.strings_in_braces(True) if p is not None]
         if any(p < 0 for _, p in actions) or sum(p for _, p in actions) != 1:
             raise reader.fail("chance probabilities must be non-negative and sum to 1 exactly")
         if _outcome(reader, outcomes, required=False):
@@ -184,15 +185,15 @@ def _read_node(reader: _Reader, outcomes: dict[int, list[Fraction]], depth: int)
             raise reader.fail(f"player number {player} is not 1 or 2")
         infoset = int(reader.number())
         label = reader.take("str").text if reader.tokens[reader.pos].kind == "str" else ""
-        actions = reader.strings_in_braces(False)
-        if not actions:
+        names = [name for name, _ in reader.strings_in_braces(False)]
+        if not names:
             raise reader.fail("a decision node needs at least one action")
         if _outcome(reader, outcomes, required=False):
             raise reader.fail("payoffs at decision nodes are not supported")
         key = label or f"P{player}:{infoset}"
         if reader.infosets.setdefault(key, (player, infoset)) != (player, infoset):
             raise reader.fail(f"information set name {key!r} used for two different information sets")
-        children = tuple((name, _read_node(reader, outcomes, depth + 1)) for name, _ in actions)
+        children = tuple((name, _read_node(reader, outcomes, depth + 1)) for name in names)
         return DecisionNode(player - 1, key, children)
     raise reader.fail(f"unknown node type {kind!r} (expected c, p or t)")
 

@@ -75,8 +75,9 @@ def tokenize(text: str) -> list[Token]:
 class _Parser:
     """Recursive-descent parser building sympy objects directly."""
 
-    def __init__(self, text: str, names: Mapping[str, sp.Expr]):
+    def __init__(self, text: str, names: Mapping[str, sp.Expr], sqrt: bool = False):
         self.text = text
+        self.sqrt = sqrt
         self.tokens = tokenize(text)
         self.pos = 0
         self.names = names
@@ -181,6 +182,9 @@ class _Parser:
         if tok.kind == "num":
             return self.number(tok)
         if tok.kind == "name":
+            following = self.peek()
+            if self.sqrt and tok.text == "sqrt" and following is not None and following.text == "(":
+                return sp.sqrt(self.atom())
             if tok.text not in self.names:
                 known = ", ".join(sorted(self.names)) or "none"
                 raise ExpressionError(
@@ -205,25 +209,32 @@ class _Parser:
         return sp.Rational(Fraction(tok.text))
 
 
-def parse_expression(text: str, names: Mapping[str, sp.Expr]) -> sp.Expr:
+def parse_expression(text: str, names: Mapping[str, sp.Expr], sqrt: bool = False) -> sp.Expr:
     """Parse ``text`` into a sympy expression over the declared ``names``.
+
+    With ``sqrt=True`` the function ``sqrt(...)`` is allowed as well (for printed closed forms and
+    algebraic range ends; game payoffs stay rational functions).
 
     Examples
     --------
     >>> t = sp.Symbol("t")
     >>> parse_expression("1/2 - t^2", {"t": t})
     1/2 - t**2
+    >>> parse_expression("3/4 + sqrt(97)/4", {}, sqrt=True)
+    3/4 + sqrt(97)/4
     """
     if not isinstance(text, (str, int)) or isinstance(text, bool):
         raise ExpressionError(f"expected an expression string, got {type(text).__name__}")
-    return _Parser(str(text), names).parse_expression()
+    return _Parser(str(text), names, sqrt).parse_expression()
 
 
-def parse_relation(text: str, names: Mapping[str, sp.Expr]) -> tuple[sp.Expr, str]:
+def parse_relation(text: str, names: Mapping[str, sp.Expr], expand: bool = True,
+                   sqrt: bool = False) -> tuple[sp.Expr, str]:
     """Parse ``"lhs REL rhs"`` into ``(lhs - rhs, REL)`` with REL normalised.
 
     ``<`` and ``<=`` are turned around, so REL is one of ``>``, ``>=``,
-    ``==``, ``!=``.
+    ``==``, ``!=``.  ``expand=False`` keeps ``lhs - rhs`` as written;
+    ``sqrt=True`` allows ``sqrt(...)``.
 
     >>> p = sp.Symbol("p")
     >>> parse_relation("p <= 1/2", {"p": p})
@@ -231,10 +242,11 @@ def parse_relation(text: str, names: Mapping[str, sp.Expr]) -> tuple[sp.Expr, st
     """
     if not isinstance(text, str):
         raise ExpressionError(f"expected a condition string, got {type(text).__name__}")
-    left, rel, right = _Parser(text, names).parse_relation()
+    left, rel, right = _Parser(text, names, sqrt).parse_relation()
+    tidy = sp.expand if expand else (lambda e: e)
     if rel in ("<", "<="):
-        return sp.expand(right - left), ">" if rel == "<" else ">="
-    return sp.expand(left - right), rel
+        return tidy(right - left), ">" if rel == "<" else ">="
+    return tidy(left - right), rel
 
 
 # ---------------------------------------------------------------------------

@@ -90,6 +90,7 @@ def finite_window(param: Parameter) -> tuple[Fraction, Fraction]:
     if lo is None and hi is None:
         return Fraction(-10), Fraction(10)
     if lo is None:
+        assert hi is not None
         return hi - 10, hi
     if hi is None:
         return lo, lo + 10
@@ -120,8 +121,8 @@ def parse_domain(name: str, text: str, integer: bool = False) -> Parameter:
         raise ExpressionError(f"domain {text!r} is not an interval like \"[0, 1]\" or \"(0, oo)\"")
     left, lo_text, hi_text, right = match.groups()
     infinities = {"oo": sp.S.Infinity, "+oo": sp.S.Infinity, "-oo": sp.S.NegativeInfinity}
-    lower = infinities.get(lo_text) if lo_text in infinities else parse_expression(lo_text, {})
-    upper = infinities.get(hi_text) if hi_text in infinities else parse_expression(hi_text, {})
+    lower = infinities[lo_text] if lo_text in infinities else parse_expression(lo_text, {})
+    upper = infinities[hi_text] if hi_text in infinities else parse_expression(hi_text, {})
     param = Parameter(name, lower, upper, left == "[" and lower.is_finite,
                       right == "]" and upper.is_finite, integer)
     _check_nonempty(param, text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import sympy as sp
@@ -40,9 +40,9 @@ class NumericEquilibrium:
 class CompiledGame:
     """Float callables for one parameter value."""
 
-    derivatives: object
-    jacobian: object
-    payoffs: object
+    derivatives: Callable[[np.ndarray], Any]
+    jacobian: Callable[[np.ndarray], Any]
+    payoffs: Callable[[np.ndarray], Any]
 
 
 def compile_game(game: PolynomialGame, params: Mapping[str, float]) -> CompiledGame:

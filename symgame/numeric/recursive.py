@@ -173,7 +173,7 @@ def forced_value(game: RecursiveGame, fee: float = 1.0, side: str = "row", tol: 
                 candidate = best.value                        # at least the plain iterate T(L)
         elif candidate is None or not (sign * (candidate - L) > 0 and sign * (U - candidate) > 0):
             candidate = (L + U) / 2
-        trial = game.value_map(candidate, warm=np.union1d(sol.cols, best.cols))
+        trial = game.value_map(candidate, warm=[int(c) for c in np.union1d(sol.cols, best.cols)])
         iterates.append(candidate)
         point, sol = candidate, trial
         if sign * (trial.value - candidate) >= 0:

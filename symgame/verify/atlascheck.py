@@ -75,7 +75,7 @@ class Subsumption:
 
 def subsumed_families(atlas: Atlas) -> list[Subsumption]:
     """Families all of whose profiles (on all of their ranges) lie in one other family."""
-    out = []
+    out: list[Subsumption] = []
     for a in atlas.families:
         for b in atlas.families:
             if a is b or b.ident in {s.family for s in out}:

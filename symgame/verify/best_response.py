@@ -80,13 +80,15 @@ class CertifiedValue:
 def certify_value(form: SequenceForm, plans: tuple[np.ndarray, np.ndarray],
                   denominators: Sequence[int] = (12, 100, 1000, 10**4, 10**5, 10**6)) -> CertifiedValue:
     """Round both LP plans to rationals until exact best responses give equal bounds."""
-    best = None
+    best: CertifiedValue | None = None
     for limit in denominators:
         behaviours = tuple(behaviour_from_plan(form.players[p], plans[p], limit) for p in (0, 1))
         exact = [realization_plan(form.players[p], behaviours[p]) for p in (0, 1)]
         lower = best_response_value(form, exact[0], responder=1)
         upper = best_response_value(form, exact[1], responder=0)
-        best = CertifiedValue(lower, upper, behaviours, limit)
+        best = CertifiedValue(lower, upper, (behaviours[0], behaviours[1]), limit)
         if lower == upper:
             return best
+    if best is None:
+        raise ValueError("no denominators to try")
     return best

@@ -8,6 +8,7 @@ best action for decision problems.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
@@ -66,7 +67,7 @@ def random_domain_points(domain: Domain, count: int, seed: int, max_denominator:
         for param in domain.parameters:
             lo, hi = finite_window(param)
             if param.integer:
-                value = Fraction(int(rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1)))
+                value = Fraction(int(rng.integers(math.ceil(lo), math.floor(hi) + 1)))
             else:
                 den = int(rng.integers(1, max_denominator + 1))
                 span = int((hi - lo) * den)
@@ -84,8 +85,9 @@ def rule_witness_points(pdl: PDL, timeout_ms: int = 10_000) -> list[dict[str, Fr
     points = []
     for rule in pdl.rules:
         answer = satisfiable(ctx, earlier + [ctx.region(rule.region)], timeout_ms)
-        if answer.satisfiable is Decision.TRUE and answer.rational_point() is not None:
-            points.append(answer.rational_point())
+        point = answer.rational_point() if answer.satisfiable is Decision.TRUE else None
+        if point is not None:
+            points.append(point)
         earlier.append(z3.Not(ctx.region(rule.region)))
     return points
 

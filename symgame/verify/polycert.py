@@ -112,7 +112,7 @@ def check_multilinear(game: PolynomialGame) -> None:
 
 
 @lru_cache(maxsize=32)
-def _vertex_payoffs(game: PolynomialGame) -> tuple[tuple[tuple[sp.Expr, ...], ...], ...]:
+def _vertex_payoffs(game: PolynomialGame) -> tuple[tuple[sp.Expr, ...], ...]:
     """For each player, her payoff with her own variables at each vertex of her box."""
     check_multilinear(game)
     out = []

@@ -228,3 +228,139 @@ def check_statement(game: PolynomialGame, atlas: Atlas, statement: PrintedStatem
                     return StatementVerdict(statement, Decision.FALSE, family.ident, cert.counterexample)
                 undecided |= cert.decision is Decision.UNDECIDED
     return StatementVerdict(statement, Decision.UNDECIDED if undecided else Decision.TRUE, None, None)
+
+
+# --------------------------------------------------------------------------- printed claims as data
+
+@dataclass(frozen=True)
+class PrintedClaims:
+    """What a paper prints about a one-parameter polynomial game: solutions and sentences."""
+
+    source: str
+    solutions: tuple[PrintedSolution, ...]
+    statements: tuple[PrintedStatement, ...]
+
+
+_CLAIM_KEYS = {"source", "constants", "solutions", "statements"}
+MAX_CLAIMS = 500
+
+
+def load_printed(path, game: PolynomialGame) -> PrintedClaims:
+    """Read printed solutions and statements for ``game`` from a YAML or JSON file.
+
+    The file maps ``solutions`` to entries ``{label, equation, range: [lower, upper], values: {var: expr},
+    free: [var], constraints: ["relation"]}`` (values are substituted in order, so a formula may use the
+    frequencies before it; ``upper: null`` means unbounded; ranges are closed) and ``statements`` to entries
+    ``{text, where, range: {lower, lower_closed, upper, upper_closed}, conditions: ["relation"]}``.
+    ``constants`` names expressions (in the parameter) used in the others. Expressions go through the
+    restricted parser of :mod:`symgame.model.expr` with ``sqrt`` allowed; every problem is one
+    :class:`~symgame.model.gamefile.GameFileError` line naming the place.
+    """
+    from ..model.gamefile import read_document
+
+    data, source = read_document(path)
+    return printed_from_data(data, game, source)
+
+
+def printed_from_data(data, game: PolynomialGame, source: str = "<printed>") -> PrintedClaims:
+    """Validate parsed content (see :func:`load_printed`) and build the claims."""
+    from ..model.expr import ExpressionError, parse_expression, parse_relation
+    from ..model.gamefile import GameFileError
+
+    def fail(place: str, problem: str) -> GameFileError:
+        return GameFileError(source, place, problem)
+
+    if not isinstance(data, dict):
+        raise fail("", "a printed-claims file must contain a mapping with solutions and/or statements")
+    unknown = sorted(str(k) for k in data if k not in _CLAIM_KEYS)
+    if unknown:
+        raise fail(unknown[0], f"unknown key (allowed: {', '.join(sorted(_CLAIM_KEYS))})")
+    (parameter,) = game.parameters
+    names: dict[str, sp.Expr] = {parameter.name: parameter.symbol}
+    names.update({v: game.symbol(v) for v in game.variables})
+
+    def expr(value, place: str, known: dict[str, sp.Expr]) -> sp.Expr:
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise fail(place, "must be an integer or an expression in quotes")
+        try:
+            return parse_expression(str(value), known, sqrt=True)
+        except ExpressionError as exc:
+            raise fail(place, str(exc)) from None
+
+    def relations(items, place: str, known: dict[str, sp.Expr]) -> tuple[tuple[sp.Expr, str], ...]:
+        if not isinstance(items, list):
+            raise fail(place, "must be a list of relations such as 'b3 <= 2/3'")
+        out = []
+        for j, text in enumerate(items):
+            if not isinstance(text, str):
+                raise fail(f"{place}[{j}]", "must be a relation in quotes")
+            try:
+                out.append(parse_relation(text, known, expand=False, sqrt=True))
+            except ExpressionError as exc:
+                raise fail(f"{place}[{j}]", str(exc)) from None
+        return tuple(out)
+
+    constants = data.get("constants") or {}
+    if not isinstance(constants, dict):
+        raise fail("constants", "must map names to expressions")
+    scope = dict(names)
+    for name, value in constants.items():
+        if not isinstance(name, str) or not name.isidentifier() or name in names:
+            raise fail(f"constants.{name}", "must be a new identifier")
+        scope[name] = expr(value, f"constants.{name}", scope)
+    solutions = []
+    entries = data.get("solutions") or []
+    if not isinstance(entries, list) or len(entries) > MAX_CLAIMS:
+        raise fail("solutions", f"must be a list of at most {MAX_CLAIMS} solutions")
+    for k, entry in enumerate(entries):
+        place = f"solutions[{k}]"
+        if not isinstance(entry, dict):
+            raise fail(place, "must be a mapping")
+        extra = sorted(set(map(str, entry)) - {"label", "equation", "range", "values", "free", "constraints"})
+        if extra:
+            raise fail(f"{place}.{extra[0]}", "unknown key")
+        label, equation = str(entry.get("label", k + 1)), str(entry.get("equation", ""))
+        span = entry.get("range")
+        if not isinstance(span, list) or len(span) != 2 or span[0] is None:
+            raise fail(f"{place}.range", "must be [lower, upper] (upper null: unbounded)")
+        lower = expr(span[0], f"{place}.range[0]", scope)
+        upper = None if span[1] is None else expr(span[1], f"{place}.range[1]", scope)
+        free = entry.get("free") or []
+        if not isinstance(free, list) or any(v not in game.variables for v in free):
+            raise fail(f"{place}.free", f"must list variables of the game ({', '.join(game.variables)})")
+        values = entry.get("values") or {}
+        if not isinstance(values, dict):
+            raise fail(f"{place}.values", "must map variables to expressions")
+        subs: dict[sp.Expr, sp.Expr] = {}
+        out: dict[str, sp.Expr] = {}
+        for var, value in values.items():
+            if var not in game.variables:
+                raise fail(f"{place}.values.{var}", f"not a variable of the game ({', '.join(game.variables)})")
+            out[var] = expr(value, f"{place}.values.{var}", scope).subs(subs)
+            subs[names[var]] = out[var]
+        for var in free:
+            out[var] = names[var]
+        missing = [v for v in game.variables if v not in out]
+        if missing:
+            raise fail(place, f"variable {missing[0]!r} is neither given a value nor free")
+        cons = tuple((e.subs(subs), rel) for e, rel in relations(entry.get("constraints") or [],
+                                                                 f"{place}.constraints", scope))
+        solutions.append(PrintedSolution(label, f"Solution {label}", equation,
+                                         tuple((v, out[v]) for v in game.variables), tuple(free), cons,
+                                         lower, upper))
+    statements = []
+    entries = data.get("statements") or []
+    if not isinstance(entries, list) or len(entries) > MAX_CLAIMS:
+        raise fail("statements", f"must be a list of at most {MAX_CLAIMS} statements")
+    for k, entry in enumerate(entries):
+        place = f"statements[{k}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("range"), dict):
+            raise fail(place, "must be a mapping with text, where, range and conditions")
+        span = entry["range"]
+        lower = expr(span.get("lower"), f"{place}.range.lower", scope)
+        upper = None if span.get("upper") is None else expr(span["upper"], f"{place}.range.upper", scope)
+        statements.append(PrintedStatement(str(entry.get("text", "")), str(entry.get("where", "")), lower,
+                                           bool(span.get("lower_closed", True)), upper,
+                                           bool(span.get("upper_closed", False)),
+                                           relations(entry.get("conditions") or [], f"{place}.conditions", scope)))
+    return PrintedClaims(str(data.get("source", "")), tuple(solutions), tuple(statements))

@@ -53,14 +53,16 @@ def rational_strategy(weights: np.ndarray, denominator: int = 10**6) -> dict[int
 def certify_lower(x: Mapping[int, Fraction], columns: Iterable[int], entry: Entry, fee: Fraction) -> ForcingBound:
     """Theorem 1.2 for player 1's strategy ``x`` from ``v_* = -fee``."""
     def mixed(j: int) -> tuple[Fraction, Fraction]:
-        return (sum(w * entry(i, j)[0] for i, w in x.items()), sum(w * entry(i, j)[1] for i, w in x.items()))
+        return (sum((w * entry(i, j)[0] for i, w in x.items()), Fraction(0)),
+                sum((w * entry(i, j)[1] for i, w in x.items()), Fraction(0)))
     return _forcing_bound("lower", x, columns, mixed, -Fraction(fee), 1, min)
 
 
 def certify_upper(y: Mapping[int, Fraction], rows: Iterable[int], entry: Entry, fee: Fraction) -> ForcingBound:
     """The mirror of Theorem 1.2 for player 2's strategy ``y`` from ``+fee``."""
     def mixed(i: int) -> tuple[Fraction, Fraction]:
-        return (sum(w * entry(i, j)[0] for j, w in y.items()), sum(w * entry(i, j)[1] for j, w in y.items()))
+        return (sum((w * entry(i, j)[0] for j, w in y.items()), Fraction(0)),
+                sum((w * entry(i, j)[1] for j, w in y.items()), Fraction(0)))
     return _forcing_bound("upper", y, rows, mixed, Fraction(fee), -1, max)
 
 
