@@ -31,13 +31,13 @@ from .errors import InputError
 
 if TYPE_CHECKING:      # heavy modules are imported where they are used, so `import symgame` stays fast
     from .engine.derive import Derivation
-    from .games.analysis import GameAnalysis
+    from .games.analysis import GameAnalysis, PublishedCheck
     from .model.extensive import ExtensiveGame
     from .model.game import NormalFormGame
     from .model.pdl import PDL, Choice
     from .model.polygame import PolynomialGame
 
-__all__ = ["normal_form", "load", "solve", "Solution", "atlas"]
+__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas"]
 
 
 def _cell_text(value: Any, where: str) -> str:
@@ -203,7 +203,8 @@ def _players(players: Sequence[Any] | None, shape: tuple[int, int]) -> list[dict
 
 
 def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
-    """Read a game file: Gambit ``.efg``, or a YAML/JSON normal-form or polynomial game.
+    """Read a game file: Gambit ``.nfg`` (one or two players) or ``.efg`` (two-player constant-sum), or a
+    YAML/JSON normal-form or polynomial game.
 
     A YAML/JSON file whose players declare ``variables`` is a polynomial game (for :func:`atlas`);
     otherwise a normal-form game (for :func:`solve`). Problems raise :class:`InputError` with the
@@ -216,6 +217,7 @@ def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
     ('rock-paper-variant', ['Row', 'Col'])
     """
     from .model.efg import EfgError, load_efg
+    from .model.gambit import GambitError, load_nfg, to_normal_form
     from .model.gamefile import GameFileError, game_from_data, read_document
     from .model.polyfile import polynomial_game_from_data
 
@@ -223,12 +225,14 @@ def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
     try:
         if path.suffix.lower() == ".efg":
             return load_efg(path)
+        if path.suffix.lower() == ".nfg":
+            return to_normal_form(load_nfg(path), str(path))
         data, source = read_document(path)
         players = data.get("players") if isinstance(data, dict) else None
         if isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players):
             return polynomial_game_from_data(data, source)
         return game_from_data(data, source)
-    except (EfgError, GameFileError) as exc:
+    except (EfgError, GambitError, GameFileError) as exc:
         raise InputError(str(exc)) from None
 
 
@@ -352,11 +356,57 @@ class Solution:
         return cheatsheet_tex(spec.title, spec.source, self.pdl, verification_sentence(self.analysis),
                               rule_values(self.derivation))
 
+    def check(self, claimed: PDL, timeout_ms: int = 30_000) -> PublishedCheck:
+        """Check a claimed PDL (yours, or a paper's) against this game and the derived list.
+
+        Returns the certificate that the claim gives an equilibrium wherever each of its rules fires
+        (z3, whole domain), whether it prescribes the same profiles as the derived PDL, and, when it
+        is refuted, the first exact counterexample among the rational sample points and the points
+        z3 reported.
+
+        Examples
+        --------
+        >>> game = normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True)
+        >>> claim = load_pdl({"rules": [{"play": {"Row": [1, 0], "Col": [1, 0]}}]}, game)
+        >>> result = solve(game).check(claim)
+        >>> result.certificate.status.value, result.counterexample.point
+        ('false', {'a': Fraction(1, 1)})
+        """
+        from .games.analysis import PublishedCheck, _violation_points
+        from .verify.certify import certify_pdl
+        from .verify.compare import first_counterexample, pdls_agree
+
+        if [p.name for p in claimed.players] != [p.name for p in self.game.players]:
+            raise InputError("claimed PDL: its players are not this game's players")
+        certificate = certify_pdl(self.game, claimed, timeout_ms)
+        agreement = pdls_agree(self.pdl, claimed, timeout_ms)
+        counterexample = None
+        if certificate.violations:
+            points = [c.point for c in self.crosscheck.checks] + _violation_points(certificate)
+            counterexample = first_counterexample(self.game, claimed, points)
+        return PublishedCheck(claimed, certificate, agreement, counterexample)
+
     def write(self, directory: str | Path, pdf: bool = False):
         """Write result.json, summary.md, errata.md, cheatsheet.tex (and the PDF, regions.png) to ``directory``."""
         from .export.pipeline import write_outputs
 
         return write_outputs(self.analysis, Path(directory), pdf=pdf)
+
+
+def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PDL:
+    """Read a claimed parametric decision list for ``game`` from a YAML/JSON file or a mapping.
+
+    The format (rules in order, each with optional ``if`` conditions and the ``play`` of every
+    player) is in the README section "Claimed decision lists"; names are the game's parameters and
+    players. Problems raise :class:`~symgame.errors.InputError` with one line naming the place.
+    Check the claim with :meth:`Solution.check`.
+    """
+    from .model.pdlfile import load_pdl as load_file
+    from .model.pdlfile import pdl_from_data
+
+    if isinstance(source, Mapping):
+        return pdl_from_data(source, game, "<pdl>")
+    return load_file(source, game)
 
 
 def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,

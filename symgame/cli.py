@@ -251,10 +251,11 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     form = build_sequence_form(game)
     certificate = certify_value(form, solve_sequence_form(form).plans)
+    lower, upper = certificate.lower + game.offset, certificate.upper + game.offset
     result = {
         "game": game.name, "players": list(game.players),
-        "value": str(certificate.lower) if certificate.certified else None,
-        "bounds": [str(certificate.lower), str(certificate.upper)], "certified": certificate.certified,
+        "value": str(lower) if certificate.certified else None,
+        "bounds": [str(lower), str(upper)], "certified": certificate.certified,
         "strategies": {name: {infoset: {a: str(p) for a, p in probs.items()} for infoset, probs in beh.items()}
                        for name, beh in zip(game.players, certificate.behaviours)},
     }
@@ -262,7 +263,7 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
         sys.stdout.write(dumps(result))
     else:
         status = "certified" if certificate.certified else "NOT certified (bounds differ)"
-        print(f"{game.name}: value for {game.players[0]} in [{certificate.lower}, {certificate.upper}], {status}")
+        print(f"{game.name}: value for {game.players[0]} in [{lower}, {upper}], {status}")
     return 0 if certificate.certified else EXIT_NO_RESULT
 
 
@@ -271,9 +272,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.file.suffix.lower() == ".efg":
         return cmd_solve_efg(args)
+    from .model.gambit import GambitError, load_nfg, to_normal_form
+
     try:
-        game = load_game_file(args.file)
-    except GameFileError as exc:
+        if args.file.suffix.lower() == ".nfg":
+            game = to_normal_form(load_nfg(args.file), str(args.file))
+        else:
+            game = load_game_file(args.file)
+    except (GameFileError, GambitError) as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
     from .api import solve  # the solver's modules only once the file has been read (a bad file is refused quickly)
@@ -399,7 +405,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     from .export.documents import dumps
     from .model.gamefile import GameFileError
     from .model.polyfile import load_polynomial_game
-    from .verify.atlascheck import sample_parameters
+    from .verify.atlascheck import equilibria_at, sample_parameters
     from .verify.atlasreport import analyse_atlas
 
     try:
@@ -427,7 +433,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         print(f"symgame: interrupted{where}", file=sys.stderr)
         return 130
     if value is not None:
-        data = witnesses_json(atlas, value)
+        data = witnesses_json(equilibria_at(atlas, value), atlas.game.parameter_names[0], value)
         if args.json:
             sys.stdout.write(dumps(data))
         else:

@@ -21,7 +21,7 @@ from symgame.export.atlas_outputs import witnesses_json
 from symgame.model.parameters import parse_domain
 from symgame.model.polyfile import polynomial_game_from_data
 from symgame.model.polygame import PolynomialGame, PolyPlayer
-from symgame.verify.atlascheck import lies_in
+from symgame.verify.atlascheck import equilibria_at, lies_in
 from symgame.verify.polycert import exact_regret
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,4 +243,6 @@ def test_atlas_at_gives_exact_witnesses_for_the_billingham_file():
 
 def test_witnesses_json_is_deterministic(serial_atlas):
     value = Fraction(3, 2)
-    assert witnesses_json(serial_atlas, value) == witnesses_json(serial_atlas, value)
+    name = serial_atlas.game.parameter_names[0]
+    assert (witnesses_json(equilibria_at(serial_atlas, value), name, value)
+            == witnesses_json(equilibria_at(serial_atlas, value), name, value))

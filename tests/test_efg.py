@@ -30,21 +30,21 @@ HEADER = 'EFG 2 R "g" { "a" "b" }\n""\n'
 
 
 @pytest.mark.parametrize("body, fragment", [
-    ('t "" 1 "" { 1, 2 }\n', "zero-sum"),
+    ('c "" 1 "" { "x" 1/2 "y" 1/2 } 0\nt "" 1 "" { 1, 2 }\nt "" 2 "" { 0, 0 }\n', "zero-sum"),
     ('c "" 1 "" { "x" 1/2 "y" 1/3 } 0\nt "" 1 "" { 1, -1 }\nt "" 2 "" { 0, 0 }\n', "sum to 1"),
-    ('p "" 3 1 "" { "x" } 0\nt "" 1 "" { 1, -1 }\n', "player number 3"),
+    ('p "" 3 1 "" { "x" } 0\nt "" 1 "" { 1, -1 }\n', "player 3 does not exist"),
     ('q "" 1\n', "unknown node type"),
     ('p "" 1 1 "" { "x" "y" } 0\nt "" 1 "" { 1, -1 }\n', "unexpected end"),
-    ('t "" 1 "" { 1, -1 }\nt "" 2 "" { 1, -1 }\n', "extra nodes"),
+    ('t "" 1 "" { 1, -1 }\nt "" 2 "" { 1, -1 }\n', "after the end of the tree"),
     ('t "" 7 ""\n', "used before its payoffs"),
-    ('t "" 1 "" { 1, -1 } @\n', "unexpected character"),
+    ('t "" 1 "" { 1, -1 } @\n', "unexpected text '@'"),
 ])
 def test_bad_efg_files(body, fragment, tmp_path, capsys):
     path = tmp_path / "bad.efg"
     path.write_text(HEADER + body)
     assert main(["solve", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"symgame: {path}: line ") and fragment in err, err
+    assert err.startswith(f"symgame: {path}: ") and fragment in err and len(err.strip().splitlines()) == 1, err
 
 
 def test_three_players_rejected():
@@ -58,3 +58,99 @@ def test_committed_efg_files_are_fresh(n):
 
     committed = Path(__file__).resolve().parents[1] / "outputs" / "kuhn" / f"kuhn_{n}.efg"
     assert committed.read_text() == write_efg(build_game(n))
+
+
+# --------------------------------------------------------------------------- the whole Gambit format family
+
+VARIANTS = """EFG 2 R "variants" { "P1" "P2" }
+"numbers like .5, outcomes at inner nodes, repeated information sets, a leaf without outcome"
+
+c "" 1 "deal" { "lo" .5 "hi" 0.50 } 1 "ante" { -1, 1 }
+p "" 1 1 "I" { "a" "b" } 0
+t "" 2 "win" { 3, -3 }
+p "" 2 1 "I" { "c" "d" } 0
+t "" 0
+t "" 3 "lose" { -2, 2 }
+p "" 1 2 "J" { "a" "b" } 0
+p "" 2 1 0
+t "" 2
+t "" 0
+t "" 3
+"""
+
+
+def test_every_variant_of_valid_syntax_is_read_and_written_back():
+    from symgame.model.gambit import read_efg as read_tree
+    from symgame.model.gambit import write_efg as write_tree
+
+    tree = read_tree(VARIANTS, "mem")
+    payoffs = [leaf.payoffs for leaf in tree.leaves()]
+    assert payoffs[0] == (2, -2)                               # the ante at the chance node is added to the leaf
+    assert payoffs[1] == (-1, 1)                               # 't "" 0' keeps only the ante
+    assert tree.constant_sum() == 0 and tree.imperfect_recall() is None
+    assert tree.infosets[(1, 1)].name == tree.infosets[(2, 1)].name == "I"    # two players' sets share a name
+    again = read_tree(write_tree(tree), "mem")
+    assert [leaf.payoffs for leaf in again.leaves()] == payoffs and write_tree(again) == write_tree(tree)
+
+
+def test_a_zero_sum_file_with_inner_outcomes_solves_with_the_leaf_totals(tmp_path, capsys):
+    path = tmp_path / "variants.efg"
+    path.write_text(VARIANTS)
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    # lo: P1 plays a (2) rather than let P2 choose between -1 and -3; hi: P2 at "I" must mix with lo's set
+    assert data["certified"]
+
+
+def test_constant_sum_values_are_in_the_files_units(tmp_path, capsys):
+    path = tmp_path / "const.efg"
+    path.write_text('EFG 2 R "c" { "A" "B" } ""\np "" 1 1 "x" { "l" "r" } 0\nt "" 1 "" { 5, 1 }\n'
+                    't "" 2 "" { 2, 4 }\n')
+    assert main(["solve", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == "5"
+
+
+def test_imperfect_recall_is_refused_naming_the_information_set(tmp_path, capsys):
+    path = tmp_path / "forget.efg"
+    path.write_text('EFG 2 R "f" { "A" "B" } ""\np "" 1 1 "first" { "l" "r" } 0\n'
+                    'p "" 1 2 "second" { "x" "y" } 0\nt "" 1 "" { 1, -1 }\nt "" 2 "" { -1, 1 }\n'
+                    'p "" 1 2 0\nt "" 2\nt "" 1\n')
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "imperfect recall at information set 2 'second' of player 1" in err and len(err.splitlines()) == 1
+
+
+def test_huge_payoffs_are_exact():
+    from symgame.model.gambit import read_efg as read_tree
+
+    tree = read_tree('EFG 2 R "h" { "A" "B" } ""\np "" 1 1 "" { "l" "r" } 0\nt "" 1 "" { 10000000000000000000, '
+                     '-10000000000000000000 }\nt "" 2 "" { -1, 1 }\n', "mem")
+    assert tree.leaves()[0].payoffs[0] == 10 ** 19
+
+
+@pytest.mark.parametrize("text", [
+    'NFG 1 R "p" { "1" "2" } { 2 2 } 1 -1 -1 1 -1 1 1 -1',
+    'NFG 1 R "p" { "1" "2" }\n{ { "H" "T" } { "H" "T" } }\n""\n{ { "" 1, -1 } { "" -1 1 } }\n1 2 2 1',
+])
+def test_both_nfg_versions_read_the_same_payoffs(text):
+    from symgame.model.gambit import read_nfg, write_nfg
+
+    game = read_nfg(text, "mem")
+    assert [game.payoff(p) for p in game.profiles()] == [(1, -1), (-1, 1), (-1, 1), (1, -1)]
+    assert read_nfg(write_nfg(game), "mem").payoffs == game.payoffs and game.constant_sum() == 0
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ('NFG 1 R "p" { "1" "2" } { 2 2 } 1 -1 -1 1 -1 1 1', "unexpected end of file (expected payoff 8 of 8)"),
+    ('NFG 1 R "p" { "1" "2" } { 2 } 1 -1', "2 players but strategies for 1"),
+    ('NFG 1 R "p" { "1" } { 2 } { { "" 1 } } 1 3', "outcome 3 does not exist"),
+    ('NFG 2 R "p" { "1" } { 1 } 0', "unknown .nfg format version 2"),
+    ('EFG 2 R "e" { "A" } "" t "" 1 "" { 1, 2 }', "outcome 1 has 2 payoffs for 1 players"),
+    ('EFG 2 R "e" { "A" } "" p "" 1 1 0 t "" 0', "information set 1 of player 1 is used before its actions"),
+])
+def test_bad_gambit_files_are_one_line(text, fragment):
+    from symgame.model.gambit import GambitError, read_efg, read_nfg
+
+    with pytest.raises(GambitError) as info:
+        (read_nfg if text.startswith("NFG") else read_efg)(text, "mem")
+    assert fragment in str(info.value) and "\n" not in str(info.value) and str(info.value).startswith("mem: line ")

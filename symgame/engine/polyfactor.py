@@ -25,17 +25,18 @@ class Factorisation:
 
     def as_expr(self) -> sp.Expr:
         """Factored form; the constant is kept apart (sympy would distribute it over a sum)."""
-        if self.constant == 1:
-            return self.product()
-        return sp.Mul(self.constant, self.product(), evaluate=False)
+        body = self.product()
+        if self.constant == 1 or body.is_Number:
+            return self.constant * body
+        return sp.Mul(self.constant, body, evaluate=False)
 
 
 def ratio_expr(numer: Factorisation, denom: Factorisation) -> sp.Expr:
     """``numer/denom`` in factored form with one rational constant in front."""
     constant = numer.constant / denom.constant
     body = numer.product() / denom.product()
-    if constant == 1:
-        return body
+    if constant == 1 or body.is_Number:
+        return constant * body
     return sp.Mul(constant, body, evaluate=False)
 
 

@@ -14,11 +14,11 @@ from typing import Any, Sequence
 import sympy as sp
 
 from .._version import __version__
-from ..engine.atlas import Atlas, Family, branch_witness, canonical_expr
+from ..engine.atlas import Atlas, Family, canonical_expr
 from ..engine.parametric import CaseBranch, has_sqrt
 from ..engine.ranges import Endpoint, ParamInterval, denominator_zeros
+from ..verify.atlascheck import AtlasPoint
 from ..verify.atlasreport import AtlasAnalysis, decision_word
-from ..verify.polycert import exact_regret
 from ..verify.printed import family_point_value
 from .documents import dumps
 from .latex import _ENV, PdfResult, compile_pdf, escape
@@ -281,26 +281,19 @@ def _family_key(ident: str) -> int:
 
 # --------------------------------------------------------------------------- witnesses (--at)
 
-def witnesses_json(atlas: Atlas, value: Fraction) -> dict[str, Any]:
-    """Every family valid at ``value`` with one exact witness profile and the players' profits."""
-    game = atlas.game
-    name = game.parameter_names[0]
+def witnesses_json(points: Sequence[AtlasPoint], name: str, value: Fraction) -> dict[str, Any]:
+    """The families valid at ``value`` (:func:`symgame.verify.atlascheck.equilibria_at`) as JSON."""
     out = []
-    for family, member in atlas.members_at(value):
-        profile = branch_witness(game, member, value)
-        entry: dict[str, Any] = {"family": family.ident, "case": member.branch.case,
-                                 "continuum": bool(member.branch.free) or family.continuum}
-        if profile is None:
+    for point in points:
+        entry: dict[str, Any] = {"family": point.family, "case": point.case, "continuum": point.continuum}
+        if point.profile is None or point.profits is None or point.largest_gain is None:
             entry["profile"] = None
             entry["note"] = "z3 found no witness within its budget"
         else:
-            subs = {game.symbol(x): v for x, v in profile.items()}
-            subs[game.symbol(name)] = sp.Rational(value.numerator, value.denominator)
-            entry["profile"] = {x: _text(profile[x]) for x in game.variables}
-            entry["profits"] = {p.name: _text(sp.radsimp(sp.expand(p.payoff.subs(subs)))) for p in game.players}
-            check = exact_regret(game, profile, {name: subs[game.symbol(name)]})
-            entry["verified"] = check.is_nash
-            entry["largest_gain"] = _text(max(check.gains, key=lambda g: float(sp.N(g, 30))))
+            entry["profile"] = {x: _text(v) for x, v in point.profile.items()}
+            entry["profits"] = {p: _text(v) for p, v in point.profits.items()}
+            entry["verified"] = point.verified
+            entry["largest_gain"] = _text(point.largest_gain)
         out.append(entry)
     return {"parameters": {name: str(value)}, "equilibria": out}
 

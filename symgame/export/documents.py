@@ -184,137 +184,90 @@ def pdl_markdown(pdl: PDL) -> str:
     return "\n".join(lines)
 
 
+_MARKDOWN = None
+
+
+def render_markdown(template: str, **context: Any) -> str:
+    """Render one of the package's Markdown templates (``templates/*.md.j2``, standard jinja2 syntax)."""
+    global _MARKDOWN
+    if _MARKDOWN is None:
+        import jinja2
+
+        _MARKDOWN = jinja2.Environment(loader=jinja2.PackageLoader("symgame.export", "templates"),
+                                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                                       autoescape=False, undefined=jinja2.StrictUndefined)
+    return _MARKDOWN.get_template(template).render(**context).rstrip() + "\n"
+
+
 def summary_markdown(analysis: GameAnalysis, data: dict[str, Any]) -> str:
-    """summary.md; ``data`` is :func:`analysis_json` of the same analysis."""
+    """summary.md (template ``summary.md.j2``); ``data`` is :func:`analysis_json` of the same analysis."""
     d = analysis.derivation
     game = d.game
     ver = data["verification"]
-    lines = [f"# {analysis.spec.title}", "", f"Source: {analysis.spec.source}.", "", game.description, "",
-             "## Parameters", ""]
-    lines += [f"- `{p['name']}` in {p['domain']}" for p in data["parameters"]]
-    lines += [f"- assumption `{a}`" for a in data["assumptions"]]
-    lines += ["", "## Parametric decision list (derived from the rules)", "", pdl_markdown(d.pdl), "",
-              "## Verification", "",
-              f"- Whole-domain certificate (z3, exact): **{ver['certificate']['status']}** "
-              f"({ver['certificate']['requirements_checked']} requirements).",
-              f"- Coverage of the domain by the rules: **{data['coverage']}**.",
-              f"- Sample points: {ver['sample_points']['count']} rational points, "
-              f"{ver['sample_points']['exact_nash']} exact equilibria (regret 0), "
-              f"{ver['sample_points']['numeric_agree']} agree with the numeric solver "
-              f"({'; '.join(ver['sample_points']['numeric_solvers'])})."]
-    if "exhaustive_grid" in ver:
-        g = ver["exhaustive_grid"]
-        values = g["values"] if len(g["values"]) <= 8 else g["values"][:3] + ["..."] + g["values"][-1:]
-        lines.append(f"- Every game with parameters in {{{', '.join(values)}}}: {g['points']} games, "
-                     f"{g['failures']} failures (exact).")
-    if "random_games" in ver:
-        r = ver["random_games"]
-        lines.append(f"- {r['samples']} random games, parameters uniform in [{r['uniform'][0]}, "
-                     f"{r['uniform'][1]}] (seed {r['seed']}): {r['failures']} with regret above "
-                     f"{r['tolerance']} (floating point).")
-    if "player_pdls" in data:
-        lines += ["", "## Each player's list", ""]
-        for player, pdl in zip(game.players, analysis.player_pdls):
-            lines += [f"**{player.name}**", "", pdl_markdown(pdl), ""]
-    if game.zero_sum:
-        lines += ["## Game value (row player) by rule", ""]
-        lines += [f"{k + 1}. `{rule['value']}`" for k, rule in enumerate(data["pdl"])]
-        lines.append("")
+    grid = ver.get("exhaustive_grid")
+    grid_values = None
+    if grid is not None:
+        grid_values = grid["values"] if len(grid["values"]) <= 8 else grid["values"][:3] + ["..."] + grid["values"][-1:]
     engine = data["engine"]
-    lines += ["", f"Engine: {engine['method']}; {len(d.branches)} equilibrium branches derived exactly."]
-    if "kept_actions" in engine:
-        kept = "; ".join(f"{name}: {', '.join(actions)}" for name, actions in engine["kept_actions"].items())
-        lines += [f"Actions left after proved dominance elimination: {kept}. "
-                  f"{engine['sample_points']} sample points, {engine['kernels_proposed']} support pairs proposed, "
-                  f"{engine['branches_derived']} derived, {engine['coverage_rounds']} coverage rounds."]
-    if analysis.published:
-        lines += ["", "## The published result", "", pdl_markdown(analysis.published.pdl), "",
-                  f"Certificate on the game derived from the rules: "
-                  f"**{data['published']['certificate']['status']}**; same profiles as the derived PDL: "
-                  f"**{data['published']['same_profiles_as_derived']}**. See errata.md."]
-    if analysis.claims:
-        lines += ["", "## Claims checked", ""]
-        lines += [f"- {c['statement']}: **{c['status']}**" for c in data["claims"]]
-    return "\n".join(lines) + "\n"
+    kept = ("; ".join(f"{name}: {', '.join(actions)}" for name, actions in engine["kept_actions"].items())
+            if "kept_actions" in engine else None)
+    return render_markdown(
+        "summary.md.j2", title=analysis.spec.title, source=analysis.spec.source, description=game.description,
+        data=data, ver=ver, pdl=pdl_markdown(d.pdl), grid=grid, grid_values=grid_values,
+        random=ver.get("random_games"),
+        player_pdls=[(p.name, pdl_markdown(pdl)) for p, pdl in zip(game.players, analysis.player_pdls)]
+        if "player_pdls" in data else [],
+        zero_sum=game.zero_sum, engine=engine, branches=len(d.branches), kept=kept,
+        published=pdl_markdown(analysis.published.pdl) if analysis.published else None)
 
 
 def errata_markdown(analysis: GameAnalysis, data: dict[str, Any]) -> str:
-    """Where the paper and the derivation disagree, with exact counterexamples.
+    """Where the paper and the derivation disagree, with exact counterexamples (template ``errata.md.j2``).
 
-    ``data`` is :func:`analysis_json` of the same analysis.
+    ``data`` is :func:`analysis_json` of the same analysis; every sentence is chosen by a computed status.
     """
     game = analysis.derivation.game
-    lines = [f"# Errata: {analysis.spec.title}", "", f"Source checked: {analysis.spec.source}.", ""]
     pub = data.get("published")
-    found = False
     published = analysis.published
-    if pub is not None and published is not None and pub["certificate"]["status"] != "proved":
-        found = True
-        lines += ["## The printed decision list is not an equilibrium", ""]
-        if analysis.spec.notes:
-            lines += [analysis.spec.notes, ""]
-        lines += ["Printed rule (as reconstructed):", "", pdl_markdown(published.pdl), "",
-                  "Corrected rule derived by symgame:", "", pdl_markdown(analysis.derivation.pdl), ""]
-        lines += _counterexample_lines(game, pub["counterexample"])
-    elif pub is not None and published is not None:
-        same = pub["same_profiles_as_derived"]
+    refuted = pub is not None and published is not None and pub["certificate"]["status"] != "proved"
+    relation = None
+    if pub is not None and published is not None and not refuted:
         relation = {"proved": "It prescribes the same profile as the derived PDL at every point (proved).",
                     "refuted": "It differs from the derived PDL at some points; both are equilibria there "
                                "(the game has several), and the derived list has "
                                f"{len(analysis.derivation.pdl.rules)} rules against the printed "
                                f"{len(published.pdl.rules)}.",
-                    "undecided": "Whether it prescribes the same profiles as the derived PDL is undecided."}[same]
-        lines += ["## The printed decision list", "",
-                  "No error in the list itself: the printed PDL was proved (z3, whole domain) to give a "
-                  f"Nash equilibrium of the game derived from the rules at every point. {relation}", ""]
+                    "undecided": "Whether it prescribes the same profiles as the derived PDL is undecided."
+                    }[pub["same_profiles_as_derived"]]
     printed = (pub or {}).get("printed_matrix")
-    if printed is not None:
-        lines += _printed_matrix_lines(analysis, printed)
-        found = found or bool(printed["differences"]) or printed["certificate_on_printed_matrix"]["status"] != "proved"
-    for claim in data["claims"]:
-        lines += [f"## Claim: {claim['statement']}", "", f"Status: **{claim['status']}**.", ""]
-        if claim["status"] == "refuted":
-            found = True
-            lines += _counterexample_lines(game, claim["counterexample"])
-    if not found:
-        lines += ["No disagreement with the paper was found.", ""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _printed_matrix_lines(analysis: GameAnalysis, printed: dict[str, Any]) -> list[str]:
-    lines = ["## The printed payoff matrix", ""]
-    if printed["differences"]:
-        if analysis.spec.notes:
-            lines += [analysis.spec.notes, ""]
-        lines += ["| row | column | printed | from the rules |", "|---|---|---|---|"]
-        lines += [f"| {d['row']} | {d['column']} | `{d['printed']}` | `{d['from_rules']}` |"
-                  for d in printed["differences"]]
-        lines.append("")
-    else:
-        lines += ["The printed matrix agrees with the rules.", ""]
-    status = printed["certificate_on_printed_matrix"]["status"]
-    assert analysis.published is not None
-    lines += [f"The printed decision list, certified on the printed matrix: **{_STATUS_WORDS[status]}**; "
-              f"on the matrix derived from the rules: **{_STATUS_WORDS[_STATUS[analysis.published.certificate.status]]}**.", ""]
-    if status == "refuted":
-        lines += ["So the paper's own verification (which works with the printed matrix) cannot be right: "
-                  "on the printed matrix its profile has a profitable deviation.", ""]
-        lines += _counterexample_lines(analysis.derivation.game, printed["counterexample_on_printed_matrix"])
-    return lines
+    matrix = None
+    if printed is not None and published is not None:
+        status = printed["certificate_on_printed_matrix"]["status"]
+        matrix = {"differences": printed["differences"], "on_printed": _STATUS_WORDS[status],
+                  "on_rules": _STATUS_WORDS[_STATUS[published.certificate.status]], "refuted": status == "refuted",
+                  "counterexample": _counterexample_context(game, printed["counterexample_on_printed_matrix"])}
+    claims = [{"statement": c["statement"], "status": c["status"],
+               "counterexample": _counterexample_context(game, c["counterexample"])} for c in data["claims"]]
+    found = (refuted or any(c["status"] == "refuted" for c in claims)
+             or (printed is not None and (bool(printed["differences"])
+                                          or printed["certificate_on_printed_matrix"]["status"] != "proved")))
+    return render_markdown(
+        "errata.md.j2", title=analysis.spec.title, source=analysis.spec.source, notes=analysis.spec.notes,
+        printed_refuted=refuted, printed_pdl=pdl_markdown(published.pdl) if published else "",
+        derived_pdl=pdl_markdown(analysis.derivation.pdl),
+        printed_counterexample=_counterexample_context(game, pub["counterexample"]) if refuted and pub else None,
+        printed_relation=relation, matrix=matrix, claims=claims, found=found)
 
 
 _STATUS_WORDS = {"proved": "an equilibrium everywhere (proved)", "refuted": "refuted",
                  "undecided": "undecided"}
 
 
-def _counterexample_lines(game: NormalFormGame, cx: dict[str, Any] | None) -> list[str]:
+def _counterexample_context(game: NormalFormGame, cx: dict[str, Any] | None) -> dict[str, Any] | None:
     if cx is None:
-        return ["(z3 refuted the statement but no rational counterexample was found on the search grid.)", ""]
-    point = ", ".join(f"{k} = {v}" for k, v in cx["point"].items())
-    lines = [f"Exact counterexample: {point}.", ""]
-    for player in game.players:
-        prof = ", ".join(f"{a}: {p}" for a, p in cx["profile"][player.name].items())
-        pays = ", ".join(f"{a}: {v}" for a, v in cx["action_payoffs"][player.name].items())
-        lines += [f"- {player.name} is told to play ({prof}); expected payoff of each action: {pays}; "
-                  f"regret {cx['regret'][player.name]}."]
-    return lines + [""]
+        return None
+    return {"point_text": ", ".join(f"{k} = {v}" for k, v in cx["point"].items()),
+            "players": [{"name": player.name,
+                         "profile": ", ".join(f"{a}: {p}" for a, p in cx["profile"][player.name].items()),
+                         "payoffs": ", ".join(f"{a}: {v}" for a, v in cx["action_payoffs"][player.name].items()),
+                         "regret": cx["regret"][player.name]} for player in game.players]}

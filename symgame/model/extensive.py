@@ -62,3 +62,6 @@ class ExtensiveGame:
     players: tuple[str, ...]
     root: Node
     description: str = ""
+    #: Added to player 0's :class:`Terminal` payoffs to get the game's own units (a constant-sum game read
+    #: from a file is solved as the zero-sum game shifted by half its total).
+    offset: Fraction = Fraction(0)

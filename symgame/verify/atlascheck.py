@@ -187,3 +187,44 @@ def sample_parameters(atlas: Atlas, count: int, seed: int, width: Fraction = Fra
     upper = Fraction(str(param.upper)) if param.upper.is_finite else lower + width
     return sorted({lower + Fraction(int(rng.integers(1, 1000)), 1000) * (upper - lower) for _ in range(count)})
 
+
+
+@dataclass(frozen=True)
+class AtlasPoint:
+    """One family valid at a parameter value, with an exact witness profile checked by exact regret.
+
+    ``profile`` is ``None`` when z3 found no witness within its budget; ``verified`` says whether the
+    witness has exact regret 0, ``largest_gain`` is the largest gain of a deviation (0 when verified).
+    """
+
+    family: str
+    case: str
+    continuum: bool
+    profile: dict[str, sp.Expr] | None
+    profits: dict[str, sp.Expr] | None
+    verified: bool | None
+    largest_gain: sp.Expr | None
+
+
+def equilibria_at(atlas: Atlas, value: Fraction) -> list[AtlasPoint]:
+    """Every family of ``atlas`` valid at ``value``, each with one exact witness and the players' profits."""
+    from ..engine.atlas import branch_witness
+    from .polycert import exact_regret
+
+    game = atlas.game
+    name = game.parameter_names[0]
+    out = []
+    for family, member in atlas.members_at(value):
+        continuum = bool(member.branch.free) or family.continuum
+        profile = branch_witness(game, member, value)
+        if profile is None:
+            out.append(AtlasPoint(family.ident, member.branch.case, continuum, None, None, None, None))
+            continue
+        subs = {game.symbol(x): v for x, v in profile.items()}
+        subs[game.symbol(name)] = sp.Rational(value.numerator, value.denominator)
+        profits = {p.name: sp.radsimp(sp.expand(p.payoff.subs(subs))) for p in game.players}
+        check = exact_regret(game, profile, {name: subs[game.symbol(name)]})
+        out.append(AtlasPoint(family.ident, member.branch.case, continuum, {x: profile[x] for x in game.variables},
+                              profits, check.is_nash,
+                              max(check.gains, key=lambda g: float(sp.N(g, 30)))))
+    return out

@@ -1,0 +1,568 @@
+"""Gambit's file formats, complete: ``.nfg`` (strategic games, payoff and outcome versions) and ``.efg``
+(game trees, format version 2), read and written exactly.
+
+The formats are those of the Gambit project (McKelvey, McLennan and Turocy, "Gambit: Software Tools
+for Game Theory", gambit-project.org; the file-format chapter of its manual). Everything a real file
+may contain is accepted: numbers written ``.80``, ``1e-3`` or ``2/3`` (all read exactly), payoffs
+separated by commas or spaces, outcomes at inner and chance nodes (a player receives the payoffs of
+every outcome on the path), information sets referred to again without their name and actions
+(``p "" 1 1 0``), leaves with no outcome (``t "" 0``), per-player information-set numbers, chance
+probabilities that are decimals, any number of players.
+
+The reader is a tokenizer and an iterative pre-order parser (no recursion, so no depth limit to hit),
+with bounded sizes; nothing in a file is evaluated. Every problem is one :class:`GambitError` line
+naming the file, the line and the problem.
+
+Examples
+--------
+>>> game = read_nfg('NFG 1 R "pennies" { "1" "2" } { 2 2 } 1 -1 -1 1 -1 1 1 -1')
+>>> game.strategies, game.payoff((1, 0))
+((('1', '2'), ('1', '2')), (Fraction(-1, 1), Fraction(1, 1)))
+>>> print(write_nfg(game), end="")
+NFG 1 R "pennies" { "1" "2" }
+{ { "1" "2" } { "1" "2" } }
+""
+<BLANKLINE>
+1 -1 -1 1 -1 1 1 -1
+>>> tree = read_efg('EFG 2 R "t" { "A" "B" } "" p "" 1 1 "x" { "l" "r" } 0 t "" 1 "o" { 1 -1 } t "" 0')
+>>> [leaf.payoffs for leaf in tree.leaves()]
+[(Fraction(1, 1), Fraction(-1, 1)), (Fraction(0, 1), Fraction(0, 1))]
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from math import prod
+from pathlib import Path
+
+from ..errors import InputError
+
+MAX_BYTES = 50_000_000
+MAX_NODES = 2_000_000
+MAX_PLAYERS = 64
+MAX_PROFILES = 5_000_000
+MAX_NUMBER_CHARS = 400
+_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|([{},])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?)|([A-Za-z]+)')
+
+
+class GambitError(InputError):
+    """A Gambit file that cannot be read (or a game that cannot be written); one line for the user."""
+
+
+# --------------------------------------------------------------------------- tokens
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str       # "str", "punct", "num", "word"
+    text: str
+    line: int
+
+
+def _tokenize(text: str, source: str) -> list[_Token]:
+    if len(text) > MAX_BYTES:
+        raise GambitError(f"{source}: file larger than {MAX_BYTES} bytes")
+    tokens: list[_Token] = []
+    pos, line, end = 0, 1, len(text)
+    while pos < end:
+        ch = text[pos]
+        if ch.isspace():
+            line += ch == "\n"
+            pos += 1
+            continue
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            snippet = text[pos:pos + 12].split("\n")[0]
+            raise GambitError(f"{source}: line {line}: unexpected text {snippet!r}")
+        groups = match.groups()
+        kind = ("str", "punct", "num", "word")[next(k for k, g in enumerate(groups) if g is not None)]
+        value = next(g for g in groups if g is not None)
+        if kind == "str":
+            value = re.sub(r"\\(.)", r"\1", value)
+        elif kind == "num" and len(value) > MAX_NUMBER_CHARS:
+            raise GambitError(f"{source}: line {line}: number longer than {MAX_NUMBER_CHARS} characters")
+        tokens.append(_Token(kind, value, line))
+        line += match.group(0).count("\n")
+        pos = match.end()
+    return tokens
+
+
+class _Reader:
+    def __init__(self, tokens: list[_Token], source: str):
+        self.tokens, self.pos, self.source = tokens, 0, source
+
+    def fail(self, problem: str, token: _Token | None = None) -> GambitError:
+        if token is None and self.tokens:
+            token = self.tokens[min(self.pos, len(self.tokens) - 1)]
+        return GambitError(f"{self.source}: line {token.line if token else 1}: {problem}")
+
+    def peek(self) -> _Token | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def at(self, kind: str, text: str | None = None) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == kind and (text is None or tok.text == text)
+
+    def take(self, kind: str, text: str | None = None, what: str | None = None) -> _Token:
+        tok = self.peek()
+        if tok is None:
+            raise self.fail(f"unexpected end of file (expected {what or text or kind})")
+        if tok.kind != kind or (text is not None and tok.text != text):
+            raise self.fail(f"expected {what or text or kind}, found {tok.text!r}")
+        self.pos += 1
+        return tok
+
+    def number(self, what: str = "a number") -> Fraction:
+        tok = self.take("num", what=what)
+        try:
+            return Fraction(tok.text)
+        except (ValueError, ZeroDivisionError):
+            raise self.fail(f"bad number {tok.text!r}", tok) from None
+
+    def integer(self, what: str) -> int:
+        tok = self.take("num", what=what)
+        if not re.fullmatch(r"\+?\d+", tok.text):
+            raise self.fail(f"{what} must be a non-negative integer, found {tok.text!r}", tok)
+        return int(tok.text)
+
+    def strings(self) -> list[str]:
+        self.take("punct", "{")
+        out = []
+        while not self.at("punct", "}"):
+            out.append(self.take("str", what="a quoted name or '}'").text)
+        self.take("punct", "}")
+        return out
+
+    def numbers(self) -> list[Fraction]:
+        """``{ a, b c }``: numbers separated by commas and/or spaces."""
+        self.take("punct", "{")
+        out = []
+        while not self.at("punct", "}"):
+            if self.at("punct", ","):
+                self.pos += 1
+                continue
+            out.append(self.number("a payoff or '}'"))
+        self.take("punct", "}")
+        return out
+
+    def optional_string(self) -> str:
+        return self.take("str").text if self.at("str") else ""
+
+
+def _header(text: str, source: str, word: str, version: str) -> tuple[_Reader, str, tuple[str, ...]]:
+    """The common start of both formats: ``NFG 1 R "title" { players }`` or ``EFG 2 R ...``."""
+    reader = _Reader(_tokenize(text, source), source)
+    reader.take("word", word, what=f"'{word}' at the start of the file")
+    found = reader.take("num", what="the format version").text
+    if found != version:
+        raise reader.fail(f"unknown .{word.lower()} format version {found} (expected {version})")
+    if reader.take("word", what="R or D").text not in ("R", "D"):
+        raise reader.fail("expected R or D after the version")
+    title = reader.take("str", what="the game's title").text
+    players = tuple(reader.strings())
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise reader.fail(f"a game needs 1 to {MAX_PLAYERS} players, this one lists {len(players)}")
+    return reader, title, players
+
+
+def _read_text(path: str | Path) -> tuple[str, str]:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise GambitError(f"{path}: file larger than {MAX_BYTES} bytes")
+        return path.read_bytes().decode("utf-8", errors="replace"), str(path)
+    except OSError as exc:
+        raise GambitError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _num(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+# --------------------------------------------------------------------------- strategic games (.nfg)
+
+@dataclass(frozen=True)
+class StrategicGame:
+    """A finite game in strategic form with exact payoffs (any number of players).
+
+    ``payoffs`` lists, for every pure profile in Gambit's order (the first player's strategy changes
+    fastest), one payoff per player.
+    """
+
+    title: str
+    players: tuple[str, ...]
+    strategies: tuple[tuple[str, ...], ...]
+    payoffs: tuple[tuple[Fraction, ...], ...]
+    comment: str = ""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(len(s) for s in self.strategies)
+
+    def index(self, profile: tuple[int, ...]) -> int:
+        """Position of a pure profile in :attr:`payoffs` (first player fastest)."""
+        k, stride = 0, 1
+        for choice, size in zip(profile, self.shape):
+            k += choice * stride
+            stride *= size
+        return k
+
+    def payoff(self, profile: tuple[int, ...]) -> tuple[Fraction, ...]:
+        return self.payoffs[self.index(profile)]
+
+    def profiles(self):
+        """Pure profiles in Gambit's order."""
+        for reversed_profile in product(*(range(n) for n in reversed(self.shape))):
+            yield tuple(reversed(reversed_profile))
+
+    def constant_sum(self) -> Fraction | None:
+        """The common total of the payoffs if every profile has the same one, else ``None``."""
+        totals = {sum(p, Fraction(0)) for p in self.payoffs}
+        return totals.pop() if len(totals) == 1 else None
+
+
+def read_nfg(text: str, source: str = "<nfg>") -> StrategicGame:
+    """Parse ``.nfg`` text (payoff or outcome version)."""
+    reader, title, players = _header(text, source, "NFG", "1")
+    reader.take("punct", "{", what="the strategies: '{ { \"a\" \"b\" } ... }' or '{ 2 2 }'")
+    strategies: list[tuple[str, ...]] = []
+    while not reader.at("punct", "}"):
+        if reader.at("punct", "{"):
+            names = reader.strings()
+            if not names:
+                raise reader.fail(f"player {len(strategies) + 1} has no strategies")
+            strategies.append(tuple(names))
+        else:
+            count = reader.integer("a number of strategies")
+            if count < 1:
+                raise reader.fail(f"player {len(strategies) + 1} has no strategies")
+            strategies.append(tuple(str(k + 1) for k in range(count)))
+    reader.take("punct", "}")
+    if len(strategies) != len(players):
+        raise reader.fail(f"{len(players)} players but strategies for {len(strategies)}")
+    profiles = prod(len(s) for s in strategies)
+    if profiles > MAX_PROFILES:
+        raise reader.fail(f"{profiles} pure profiles (more than {MAX_PROFILES})")
+    comment = reader.optional_string()
+    n = len(players)
+    if reader.at("punct", "{"):                                   # outcome version
+        reader.take("punct", "{")
+        outcomes: list[tuple[Fraction, ...]] = []
+        while not reader.at("punct", "}"):
+            reader.take("punct", "{", what="an outcome '{ \"name\" payoffs }'")
+            reader.optional_string()
+            values = []
+            while not reader.at("punct", "}"):
+                if reader.at("punct", ","):
+                    reader.pos += 1
+                    continue
+                values.append(reader.number("a payoff or '}'"))
+            reader.take("punct", "}")
+            if len(values) != n:
+                raise reader.fail(f"outcome {len(outcomes) + 1} has {len(values)} payoffs for {n} players")
+            outcomes.append(tuple(values))
+        reader.take("punct", "}")
+        payoffs = []
+        zero = tuple(Fraction(0) for _ in range(n))
+        for k in range(profiles):
+            number = reader.integer(f"the outcome of profile {k + 1} of {profiles}")
+            if number > len(outcomes):
+                raise reader.fail(f"outcome {number} does not exist (the file defines {len(outcomes)})")
+            payoffs.append(outcomes[number - 1] if number else zero)
+    else:                                                         # payoff version
+        flat = []
+        for k in range(profiles * n):
+            flat.append(reader.number(f"payoff {k + 1} of {profiles * n}"))
+        payoffs = [tuple(flat[k * n:(k + 1) * n]) for k in range(profiles)]
+    if reader.peek() is not None:
+        raise reader.fail(f"unexpected {reader.peek().text!r} after the payoffs")   # type: ignore[union-attr]
+    return StrategicGame(title, players, tuple(strategies), tuple(payoffs), comment)
+
+
+def write_nfg(game: StrategicGame) -> str:
+    """``.nfg`` text, payoff version; reading it back gives an equal game."""
+    players = " ".join(_quote(p) for p in game.players)
+    strategies = " ".join("{ " + " ".join(_quote(s) for s in names) + " }" for names in game.strategies)
+    values = " ".join(_num(v) for payoff in game.payoffs for v in payoff)
+    return (f"NFG 1 R {_quote(game.title)} {{ {players} }}\n{{ {strategies} }}\n{_quote(game.comment)}\n\n"
+            f"{values}\n")
+
+
+def load_nfg(path: str | Path) -> StrategicGame:
+    """Read a ``.nfg`` file."""
+    text, source = _read_text(path)
+    return read_nfg(text, source)
+
+
+# --------------------------------------------------------------------------- game trees (.efg)
+
+@dataclass
+class TreeNode:
+    """One node of a Gambit tree: ``kind`` is ``"c"`` (chance), ``"p"`` (a player's move) or ``"t"`` (leaf).
+
+    ``player`` is 0 for chance and 1..n for players; ``outcome`` is the payoff vector received on
+    reaching the node (``None``: no outcome); ``children`` are node indices, one per action.
+    """
+
+    kind: str
+    label: str
+    player: int = 0
+    infoset: int = 0
+    outcome: int = 0
+    children: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Infoset:
+    """An information set: its player (0 = chance), number, name, actions and chance probabilities."""
+
+    player: int
+    number: int
+    name: str
+    actions: tuple[str, ...]
+    probs: tuple[Fraction, ...] = ()
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A leaf with the path from the root (``(player, infoset number, action index)`` moves, chance included),
+    its probability under chance, and the payoffs accumulated along the path."""
+
+    node: int
+    path: tuple[tuple[int, int, int], ...]
+    chance: Fraction
+    payoffs: tuple[Fraction, ...]
+
+
+@dataclass
+class GambitTree:
+    """A Gambit game tree with exact payoffs and chance probabilities (any number of players)."""
+
+    title: str
+    players: tuple[str, ...]
+    nodes: list[TreeNode]
+    infosets: dict[tuple[int, int], Infoset]
+    outcomes: dict[int, tuple[str, tuple[Fraction, ...]]]
+    comment: str = ""
+
+    def leaves(self) -> list[Leaf]:
+        """Every leaf in pre-order with its path, chance probability and accumulated payoffs (iterative)."""
+        n = len(self.players)
+        zero = tuple(Fraction(0) for _ in range(n))
+        out = []
+        stack: list[tuple[int, tuple, Fraction, tuple[Fraction, ...]]] = [(0, (), Fraction(1), zero)]
+        while stack:
+            index, path, chance, acc = stack.pop()
+            node = self.nodes[index]
+            if node.outcome:
+                acc = tuple(a + b for a, b in zip(acc, self.outcomes[node.outcome][1]))
+            if node.kind == "t":
+                out.append(Leaf(index, path, chance, acc))
+                continue
+            info = self.infosets[(node.player, node.infoset)]
+            for k in reversed(range(len(node.children))):
+                p = chance * info.probs[k] if node.kind == "c" else chance
+                stack.append((node.children[k], path + ((node.player, node.infoset, k),), p, acc))
+        return out
+
+    def constant_sum(self) -> Fraction | None:
+        """The common payoff total of every leaf (outcomes along the path summed), else ``None``."""
+        totals = {sum(leaf.payoffs, Fraction(0)) for leaf in self.leaves()}
+        return totals.pop() if len(totals) == 1 else None
+
+    def imperfect_recall(self) -> tuple[int, Infoset] | None:
+        """The first information set (in pre-order) whose nodes are reached by different sequences of its
+        player's own earlier moves, with that player; ``None`` when the game has perfect recall."""
+        seen: dict[tuple[int, int], tuple] = {}
+        stack: list[tuple[int, tuple]] = [(0, ())]
+        while stack:
+            index, path = stack.pop()
+            node = self.nodes[index]
+            if node.kind == "p":
+                key = (node.player, node.infoset)
+                mine = tuple(m for m in path if m[0] == node.player)
+                if seen.setdefault(key, mine) != mine:
+                    return node.player, self.infosets[key]
+            for k in reversed(range(len(node.children))):
+                stack.append((node.children[k], path + ((node.player, node.infoset, k),)))
+        return None
+
+
+def read_efg(text: str, source: str = "<efg>") -> GambitTree:
+    """Parse ``.efg`` text (format version 2)."""
+    reader, title, players = _header(text, source, "EFG", "2")
+    comment = reader.optional_string()
+    tree = GambitTree(title, players, [], {}, {}, comment)
+    # pre-order: a stack of (parent index) with the number of children still to read
+    pending: list[list[int]] = []          # [node index, children still expected]
+    while True:
+        if len(tree.nodes) >= MAX_NODES:
+            raise reader.fail(f"more than {MAX_NODES} nodes")
+        start = reader.peek()
+        if start is None:
+            raise reader.fail("unexpected end of file: the tree is incomplete" if pending or not tree.nodes
+                              else "unexpected end of file")
+        node = _read_node(reader, tree)
+        index = len(tree.nodes)
+        tree.nodes.append(node)
+        if pending:
+            tree.nodes[pending[-1][0]].children.append(index)
+            pending[-1][1] -= 1
+        if node.kind != "t":
+            pending.append([index, len(tree.infosets[(node.player, node.infoset)].actions)])
+        while pending and pending[-1][1] == 0:
+            pending.pop()
+        if not pending:
+            break
+    if reader.peek() is not None:
+        raise reader.fail("text after the end of the tree")
+    return tree
+
+
+def _read_node(reader: _Reader, tree: GambitTree) -> TreeNode:
+    kind_token = reader.take("word", what="a node (c, p or t)")
+    kind = kind_token.text
+    if kind not in ("c", "p", "t"):
+        raise reader.fail(f"unknown node type {kind!r} (expected c, p or t)", kind_token)
+    label = reader.take("str", what="the node's name").text
+    node = TreeNode(kind, label)
+    if kind in ("c", "p"):
+        if kind == "p":
+            node.player = reader.integer("a player number")
+            if not 1 <= node.player <= len(tree.players):
+                raise reader.fail(f"player {node.player} does not exist (players 1 to {len(tree.players)})")
+        node.infoset = reader.integer("an information set number")
+        key = (node.player, node.infoset)
+        if reader.at("str") or reader.at("punct", "{"):
+            name = reader.optional_string()
+            reader.take("punct", "{", what="the actions")
+            actions: list[str] = []
+            probs: list[Fraction] = []
+            while not reader.at("punct", "}"):
+                actions.append(reader.take("str", what="a quoted action or '}'").text)
+                if kind == "c":
+                    probs.append(reader.number("the action's probability"))
+            reader.take("punct", "}")
+            if not actions:
+                raise reader.fail("a move needs at least one action")
+            if kind == "c" and (any(p < 0 for p in probs) or sum(probs) != 1):
+                raise reader.fail(f"chance probabilities of information set {node.infoset} must be non-negative "
+                                  f"and sum to 1 exactly (they sum to {sum(probs)})")
+            info = Infoset(node.player, node.infoset, name, tuple(actions), tuple(probs))
+            known = tree.infosets.get(key)
+            if known is not None and (known.actions != info.actions or known.probs != info.probs):
+                who = "chance" if node.player == 0 else f"player {node.player}"
+                raise reader.fail(f"information set {node.infoset} of {who} is given two different action lists")
+            tree.infosets.setdefault(key, info)
+        elif key not in tree.infosets:
+            who = "chance" if node.player == 0 else f"player {node.player}"
+            raise reader.fail(f"information set {node.infoset} of {who} is used before its actions are given")
+    node.outcome = _read_outcome(reader, tree)
+    return node
+
+
+def _read_outcome(reader: _Reader, tree: GambitTree) -> int:
+    number = reader.integer("an outcome number")
+    name = reader.optional_string() if reader.at("str") else None
+    if reader.at("punct", "{"):
+        values = reader.numbers()
+        if len(values) != len(tree.players):
+            raise reader.fail(f"outcome {number} has {len(values)} payoffs for {len(tree.players)} players")
+        if number == 0:
+            raise reader.fail("outcome 0 means 'no outcome' and cannot have payoffs")
+        known = tree.outcomes.get(number)
+        if known is not None and known[1] != tuple(values):
+            raise reader.fail(f"outcome {number} is given two different payoff vectors")
+        tree.outcomes.setdefault(number, (name or "", tuple(values)))
+    elif number and number not in tree.outcomes:
+        raise reader.fail(f"outcome {number} is used before its payoffs are given")
+    return number
+
+
+def write_efg(tree: GambitTree) -> str:
+    """``.efg`` text (version 2); reading it back gives an equal tree."""
+    lines = [f"EFG 2 R {_quote(tree.title)} {{ {' '.join(_quote(p) for p in tree.players)} }}",
+             _quote(tree.comment), ""]
+    defined_sets: set[tuple[int, int]] = set()
+    defined_outcomes: set[int] = set()
+    stack = [0]
+    while stack:
+        index = stack.pop()
+        node = tree.nodes[index]
+        parts = [node.kind, _quote(node.label)]
+        if node.kind in ("c", "p"):
+            if node.kind == "p":
+                parts.append(str(node.player))
+            parts.append(str(node.infoset))
+            key = (node.player, node.infoset)
+            if key not in defined_sets:
+                defined_sets.add(key)
+                info = tree.infosets[key]
+                if node.kind == "c":
+                    acts = " ".join(f"{_quote(a)} {_num(p)}" for a, p in zip(info.actions, info.probs))
+                else:
+                    acts = " ".join(_quote(a) for a in info.actions)
+                parts += [_quote(info.name), f"{{ {acts} }}"]
+        parts.append(str(node.outcome))
+        if node.outcome and node.outcome not in defined_outcomes:
+            defined_outcomes.add(node.outcome)
+            name, values = tree.outcomes[node.outcome]
+            parts += [_quote(name), "{ " + ", ".join(_num(v) for v in values) + " }"]
+        lines.append(" ".join(parts))
+        stack.extend(reversed(node.children))
+    return "\n".join(lines) + "\n"
+
+
+def load_efg(path: str | Path) -> GambitTree:
+    """Read a ``.efg`` file."""
+    text, source = _read_text(path)
+    return read_efg(text, source)
+
+
+def load_gambit(path: str | Path) -> StrategicGame | GambitTree:
+    """Read a ``.nfg`` or ``.efg`` file, by its first word."""
+    text, source = _read_text(path)
+    head = text.lstrip()[:3]
+    if head == "NFG":
+        return read_nfg(text, source)
+    if head == "EFG":
+        return read_efg(text, source)
+    raise GambitError(f"{source}: line 1: not a Gambit file (it should start with NFG or EFG)")
+
+
+def to_normal_form(game: StrategicGame, source: str = "<nfg>"):
+    """A one- or two-player strategic game as a :class:`~symgame.model.game.NormalFormGame` without parameters.
+
+    Duplicate or empty strategy names get their position appended, so that every action has its own
+    name. A game whose payoffs sum to 0 in every profile is marked zero-sum.
+    """
+    import sympy as sp
+
+    from .game import NormalFormGame, Player
+    from .region import Domain
+
+    if len(game.players) not in (1, 2):
+        raise GambitError(f"{source}: symgame solves strategic games of one or two players so far; this one has "
+                          f"{len(game.players)}")
+    players = []
+    for k, (name, names) in enumerate(zip(game.players, game.strategies)):
+        unique = [s if s and names.count(s) == 1 else f"{s or 's'}{j + 1}" for j, s in enumerate(names)]
+        players.append(Player(name or f"Player {k + 1}", tuple(unique)))
+    if len(players) == 2 and players[0].name == players[1].name:
+        players[1] = Player(players[1].name + " (2)", players[1].actions)
+    title = re.sub(r"[^A-Za-z0-9_.-]+", "_", game.title).strip("_")[:64] or "nfg_game"
+    description = (game.title + (f" -- {game.comment}" if game.comment else "")).strip()
+    if len(players) == 1:
+        return NormalFormGame.decision(title, Domain(()), players[0],
+                                       [sp.Rational(game.payoff((i,))[0]) for i in range(game.shape[0])], description)
+    rows, cols = game.shape
+    a = [[sp.Rational(game.payoff((i, j))[0]) for j in range(cols)] for i in range(rows)]
+    b = [[sp.Rational(game.payoff((i, j))[1]) for j in range(cols)] for i in range(rows)]
+    zero_sum = game.constant_sum() == 0
+    return NormalFormGame.two_player(title, Domain(()), players, a, None if zero_sum else b, description)
