@@ -2,7 +2,8 @@
 
 Usage: ``python3 benchmarks/gambit_corpus.py DIR [--solve] [--timeout S] [--json]``. For each file: read OK
 (players, size, constant sum, perfect recall) or refused with the one-line reason; a traceback is a bug and is
-reported as FAILED. With ``--solve`` each file also goes through ``symgame solve FILE --json`` in a fresh
+reported as FAILED. With ``--solve`` each file also goes through ``symgame solve FILE --json`` (``--all`` for
+.nfg files) in a fresh
 process: solved (exit 0), refused with its one-line reason (exit 2), no result (exit 3), timeout, or FAILED.
 The corpus used for the closing notes is Gambit's ``contrib/games`` folder (not in this repository).
 """
@@ -52,7 +53,8 @@ def survey(path: Path) -> dict:
 def solve(path: Path, timeout: float) -> dict:
     start = time.perf_counter()
     try:
-        run = subprocess.run([sys.executable, "-m", "symgame", "solve", str(path), "--json"], capture_output=True,
+        extra = ["--all"] if path.suffix == ".nfg" else []          # every equilibrium where the method exists
+        run = subprocess.run([sys.executable, "-m", "symgame", "solve", str(path), "--json", *extra], capture_output=True,
                              text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"solve": "timeout", "solve_seconds": timeout}

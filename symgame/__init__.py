@@ -16,8 +16,8 @@ The public names are :func:`normal_form`, :func:`load`, :func:`load_pdl`, :func:
 ``symgame.verify``, ...), documented there, and may change between versions.
 """
 from ._version import __version__
-from .api import Solution, atlas, load, load_pdl, normal_form, solve
+from .api import Solution, all_equilibria, atlas, load, load_pdl, normal_form, solve
 from .errors import InputError, LimitError, NoResultError, SymgameError
 
-__all__ = ["__version__", "normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "SymgameError", "InputError",
+__all__ = ["__version__", "normal_form", "load", "load_pdl", "solve", "all_equilibria", "Solution", "atlas", "SymgameError", "InputError",
            "NoResultError", "LimitError"]

@@ -31,13 +31,14 @@ from .errors import InputError
 
 if TYPE_CHECKING:      # heavy modules are imported where they are used, so `import symgame` stays fast
     from .engine.derive import Derivation
+    from .engine.enummixed import EquilibriumSet
     from .games.analysis import GameAnalysis, PublishedCheck
     from .model.extensive import ExtensiveGame
     from .model.game import NormalFormGame
     from .model.pdl import PDL, Choice
     from .model.polygame import PolynomialGame
 
-__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas"]
+__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json"]
 
 
 def _cell_text(value: Any, where: str) -> str:
@@ -432,6 +433,48 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     derivation = derive_equilibria(game, timeout_ms)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
     return Solution(analyse_derivation(spec, derivation, seed))
+
+
+def all_equilibria(game: NormalFormGame, point: Mapping[str, Any] | None = None, **values: Any) -> EquilibriumSet:
+    """Every equilibrium of a one- or two-player normal-form game at a point: the extreme equilibria and the
+    maximal convex sets they span, exact and complete (:mod:`symgame.engine.enummixed`).
+
+    Parameters are fixed by ``point`` or keywords (a game without parameters needs none).
+
+    Examples
+    --------
+    >>> game = normal_form(([["1", "0"], ["0", "t"]], [["1", "0"], ["0", "1"]]), parameters={"t": "(0, oo)"})
+    >>> found = all_equilibria(game, t=2)
+    >>> [" ".join(map(str, e.row + e.column)) for e in found.equilibria]
+    ['1 0 1 0', '1/2 1/2 2/3 1/3', '0 1 0 1']
+    >>> found.complete, all(e.verified for e in found.equilibria)
+    (True, True)
+    """
+    from .engine.enummixed import enummixed_solve
+
+    chosen = _point(point, values)
+    names = set(game.domain.names)
+    if set(chosen) != names:
+        raise InputError(f"point: give a value for every parameter ({', '.join(sorted(names)) or 'none'})")
+    if not game.domain.contains(chosen):
+        raise InputError("point: outside the game's parameter domain")
+    matrices = game.payoffs_at(chosen)
+    if len(game.players) == 1:
+        return enummixed_solve(matrices[0], [[0] for _ in matrices[0]])
+    return enummixed_solve(matrices[0], matrices[1])
+
+
+def equilibria_json(game: NormalFormGame, found: EquilibriumSet) -> dict[str, Any]:
+    """The JSON contract of ``symgame solve --all``: players, equilibria (profile, payoffs, verified),
+    maximal convex sets, and ``complete`` (true: the list is every extreme equilibrium)."""
+    players = list(game.players)
+    out = []
+    for e in found.equilibria:
+        strategies = (e.row, e.column)[:len(players)]
+        out.append({"profile": {p.name: {a: str(v) for a, v in zip(p.actions, s)} for p, s in zip(players, strategies)},
+                    "payoffs": {p.name: str(v) for p, v in zip(players, e.payoffs)}, "verified": e.verified})
+    return {"game": game.name, "players": [p.name for p in players], "equilibria": out,
+            "components": [{"equilibria": list(c.equilibria)} for c in found.components], "complete": found.complete}
 
 
 def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 14):

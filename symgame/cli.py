@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
+    solve.add_argument("--all", action="store_true",
+                       help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
     guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
     guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
     coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
@@ -271,6 +273,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .model.gamefile import GameFileError, load_game_file
 
     if args.file.suffix.lower() == ".efg":
+        if args.all:
+            print(f"symgame: {args.file}: --all is not available for game trees yet (it is for .nfg and YAML games)",
+                  file=sys.stderr)
+            return EXIT_INPUT
         return cmd_solve_efg(args)
     from .model.gambit import GambitError, load_nfg, to_normal_form
 
@@ -285,6 +291,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .api import solve  # the solver's modules only once the file has been read (a bad file is refused quickly)
     from .errors import NoResultError
 
+    if args.all:
+        return _solve_all(args, game)
+
     try:
         solution = solve(game, source=str(args.file))
     except NoResultError as exc:
@@ -298,6 +307,35 @@ def cmd_solve(args: argparse.Namespace) -> int:
         sys.stdout.write(solution.to_markdown())
     else:
         print(solution.pdl.render_text())
+    return 0
+
+
+def _solve_all(args: argparse.Namespace, game) -> int:
+    from .api import all_equilibria, equilibria_json
+    from .errors import SymgameError
+    from .export.documents import dumps
+
+    if game.domain.names:
+        print(f"symgame: {args.file}: --all solves games without parameters (this one has "
+              f"{', '.join(game.domain.names)})", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        data = equilibria_json(game, all_equilibria(game))
+    except SymgameError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
+    if args.json:
+        sys.stdout.write(dumps(data))
+        return 0
+    print(f"{game.name}: {len(data['equilibria'])} extreme equilibria in {len(data['components'])} maximal convex "
+          "sets (complete, each verified by exact regret)")
+    for k, e in enumerate(data["equilibria"]):
+        parts = "; ".join(f"{name}: " + ", ".join(f"{a} {v}" for a, v in probs.items() if v != "0")
+                          for name, probs in e["profile"].items())
+        print(f"  {k + 1}. {parts}  (payoffs {', '.join(e['payoffs'].values())})")
+    for k, c in enumerate(data["components"]):
+        if len(c["equilibria"]) > 1:
+            print(f"  set {k + 1}: every mixture of extreme equilibria {', '.join(str(i + 1) for i in c['equilibria'])}")
     return 0
 
 
