@@ -38,7 +38,7 @@ if TYPE_CHECKING:      # heavy modules are imported where they are used, so `imp
     from .model.pdl import PDL, Choice
     from .model.polygame import PolynomialGame
 
-__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json"]
+__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json", "tree_equilibria_json"]
 
 
 def _cell_text(value: Any, where: str) -> str:
@@ -475,6 +475,52 @@ def equilibria_json(game: NormalFormGame, found: EquilibriumSet) -> dict[str, An
                     "payoffs": {p.name: str(v) for p, v in zip(players, e.payoffs)}, "verified": e.verified})
     return {"game": game.name, "players": [p.name for p in players], "equilibria": out,
             "components": [{"equilibria": list(c.equilibria)} for c in found.components], "complete": found.complete}
+
+
+def tree_equilibria_json(path: str | Path) -> dict[str, Any]:
+    """Every equilibrium of a two-player Gambit game tree (any sum), through its strategic form.
+
+    The extreme equilibria and maximal convex sets of the strategic form (pure strategies: one action per
+    information set) are enumerated exactly (:func:`all_equilibria`'s method); each is given as mixed
+    strategies over those pure strategies and, when the tree has perfect recall, as behaviour strategies
+    (Kuhn's theorem; an information set the strategy never reaches is ``null``). ``complete`` refers to the
+    extreme equilibria of the strategic form; distinct ones may give the same behaviour profile.
+    """
+    from .engine.enummixed import enummixed_solve
+    from .model.gambit import GambitError, behaviour_from_mixed, load_efg, tree_to_strategic
+
+    try:
+        tree = load_efg(path)
+        if len(tree.players) != 2:
+            raise GambitError(f"{path}: all equilibria of trees are computed for two players so far; this one has "
+                              f"{len(tree.players)}")
+        form = tree_to_strategic(tree)
+    except GambitError as exc:
+        raise InputError(str(exc)) from None
+    rows, cols = form.shape
+    a = [[form.payoff((i, j))[0] for j in range(cols)] for i in range(rows)]
+    b = [[form.payoff((i, j))[1] for j in range(cols)] for i in range(rows)]
+    found = enummixed_solve(a, b)
+    recall = tree.imperfect_recall() is None
+    out = []
+    for e in found.equilibria:
+        entry: dict[str, Any] = {
+            "profile": {name: {s: str(v) for s, v in zip(names, mix)}
+                        for name, names, mix in zip(tree.players, form.strategies, (e.row, e.column))},
+            "payoffs": {name: str(v) for name, v in zip(tree.players, e.payoffs)}, "verified": e.verified}
+        if recall:
+            entry["behaviour"] = {}
+            for k, (name, mix) in enumerate(zip(tree.players, (e.row, e.column))):
+                rules = behaviour_from_mixed(tree, k + 1, mix)
+                entry["behaviour"][name] = {
+                    tree.infosets[key].name or f"{key[0]}:{key[1]}":
+                    None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
+                    for key, probs in rules.items()}
+        out.append(entry)
+    return {"game": tree.title, "players": list(tree.players), "method": "strategic form, vertex enumeration",
+            "strategies": {name: list(names) for name, names in zip(tree.players, form.strategies)},
+            "equilibria": out, "components": [{"equilibria": list(c.equilibria)} for c in found.components],
+            "complete": found.complete, "perfect_recall": recall}
 
 
 def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 14):

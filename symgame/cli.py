@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
     solve.add_argument("--all", action="store_true",
                        help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
+    conv = sub.add_parser("convert", help="convert a game file: .nfg, .efg, .yaml, .json (by extension)")
+    conv.add_argument("source", type=Path)
+    conv.add_argument("target", type=Path)
     guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
     guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
     coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
@@ -100,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_guts_team(args) if args.guts_command == "team" else cmd_guts_coalition(args)
         if args.command == "play":
             return cmd_play_guts(args)
+        if args.command == "convert":
+            return cmd_convert(args)
         return cmd_solve(args)
     except StudiesNotFound as exc:
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
@@ -238,6 +243,56 @@ def cmd_kuhn(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_convert(args: argparse.Namespace) -> int:
+    """``symgame convert IN OUT``: Gambit .nfg/.efg and symgame's YAML/JSON game files, by extension.
+
+    .efg to .efg (normalised), .efg or .nfg or a game file without parameters to .nfg (a tree through its
+    strategic form), .nfg or .efg (one or two players) to a YAML/JSON game file.
+    """
+    import json
+
+    import yaml
+
+    from .model import gambit
+    from .model.gamefile import GameFileError, load_game_file
+
+    src, dst = args.source, args.target
+    kinds = {".nfg": "nfg", ".efg": "efg", ".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+    a, b = kinds.get(src.suffix.lower()), kinds.get(dst.suffix.lower())
+    if a is None or b is None:
+        print(f"symgame convert: extensions must be .nfg, .efg, .yaml or .json (got {src.suffix or src.name} -> "
+              f"{dst.suffix or dst.name})", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        if b == "efg":
+            if a != "efg":
+                raise gambit.GambitError(f"{src}: only a game tree (.efg) can be written as .efg")
+            text = gambit.write_efg(gambit.load_efg(src))
+        else:
+            if a == "efg":
+                game = gambit.tree_to_strategic(gambit.load_efg(src))
+            elif a == "nfg":
+                game = gambit.load_nfg(src)
+            else:
+                game = gambit.from_normal_form(load_game_file(src))
+            if b == "nfg":
+                text = gambit.write_nfg(game)
+            else:
+                data = gambit.strategic_to_data(game)
+                text = (json.dumps(data, indent=2) + "\n" if b == "json"
+                        else yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+    except (gambit.GambitError, GameFileError) as exc:
+        print(f"symgame convert: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        dst.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"symgame convert: {dst}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {dst}")
+    return 0
+
+
 def cmd_solve_efg(args: argparse.Namespace) -> int:
     """``symgame solve FILE.efg``: certified value and optimal behaviour strategies."""
     from .export.documents import dumps
@@ -274,9 +329,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     if args.file.suffix.lower() == ".efg":
         if args.all:
-            print(f"symgame: {args.file}: --all is not available for game trees yet (it is for .nfg and YAML games)",
-                  file=sys.stderr)
-            return EXIT_INPUT
+            return _solve_all_tree(args)
         return cmd_solve_efg(args)
     from .model.gambit import GambitError, load_nfg, to_normal_form
 
@@ -307,6 +360,35 @@ def cmd_solve(args: argparse.Namespace) -> int:
         sys.stdout.write(solution.to_markdown())
     else:
         print(solution.pdl.render_text())
+    return 0
+
+
+def _solve_all_tree(args: argparse.Namespace) -> int:
+    from .api import tree_equilibria_json
+    from .errors import InputError, LimitError
+    from .export.documents import dumps
+
+    try:
+        data = tree_equilibria_json(args.file)
+    except LimitError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except InputError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.json:
+        sys.stdout.write(dumps(data))
+        return 0
+    print(f"{data['game']}: {len(data['equilibria'])} extreme equilibria of the strategic form in "
+          f"{len(data['components'])} maximal convex sets (complete, each verified by exact regret)")
+    for k, e in enumerate(data["equilibria"]):
+        shown = e.get("behaviour") or e["profile"]
+        parts = "; ".join(f"{name}: " + ", ".join(f"{s} {v}" for s, v in probs.items() if v not in ("0", None))
+                          if isinstance(probs, dict) and all(isinstance(v, str) for v in probs.values()) else
+                          f"{name}: " + ", ".join(f"[{i}] " + (", ".join(f"{a} {p}" for a, p in r.items() if p != "0")
+                                                               if r else "unreached") for i, r in probs.items())
+                          for name, probs in shown.items())
+        print(f"  {k + 1}. {parts}  (payoffs {', '.join(e['payoffs'].values())})")
     return 0
 
 
@@ -558,7 +640,13 @@ def witnesses_text(data: dict) -> str:
 
 
 def entry_point() -> None:  # pragma: no cover - console script wrapper
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:                 # output piped into `head`: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -154,3 +154,47 @@ def test_bad_gambit_files_are_one_line(text, fragment):
     with pytest.raises(GambitError) as info:
         (read_nfg if text.startswith("NFG") else read_efg)(text, "mem")
     assert fragment in str(info.value) and "\n" not in str(info.value) and str(info.value).startswith("mem: line ")
+
+
+def test_all_equilibria_of_a_tree_without_behaviour_solution(tmp_path, capsys):
+    # Myerson's game: imperfect recall, so the mixed equilibrium has no behaviour-strategy equivalent
+    path = tmp_path / "myerson.efg"
+    path.write_text('EFG 2 R "m" { "A" "B" } ""\np "" 1 1 "a" { "1" "2" } 0\np "" 2 1 "b" { "1" "2" } 0\n'
+                    't "" 1 "" { -1, 1 }\np "" 1 2 "c" { "1" "2" } 0\nt "" 2 "" { 1, -1 }\nt "" 1\n'
+                    'p "" 2 1 0\np "" 1 2 0\nt "" 1\nt "" 2\nt "" 1\n')
+    assert main(["solve", str(path), "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["perfect_recall"] is False and data["complete"]
+    assert [e["profile"]["A"] for e in data["equilibria"]] == [{"11": "1/2", "12": "0", "21": "0", "22": "1/2"}]
+    assert "behaviour" not in data["equilibria"][0]
+
+
+def test_all_equilibria_of_a_general_sum_tree_with_behaviour(tmp_path, capsys):
+    # entry deterrence: the entrant stays out or enters; the incumbent fights or accommodates
+    path = tmp_path / "entry.efg"
+    path.write_text('EFG 2 R "entry" { "E" "I" } ""\np "" 1 1 "enter?" { "out" "in" } 0\nt "" 1 "" { 0, 2 }\n'
+                    'p "" 2 1 "fight?" { "fight" "yield" } 0\nt "" 2 "" { -1, -1 }\nt "" 3 "" { 1, 1 }\n')
+    assert main(["solve", str(path), "--all", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    extremes = [(e["behaviour"]["E"]["enter?"]["in"], e["behaviour"]["I"]["fight?"]["fight"])
+                for e in data["equilibria"]]
+    # (in, yield) and the set {out} x {fight with probability >= 1/2}: extremes fight = 1/2 and fight = 1
+    assert sorted(extremes) == [("0", "1"), ("0", "1/2"), ("1", "0")]
+    assert sorted(len(c["equilibria"]) for c in data["components"]) == [1, 2]
+    assert all(e["verified"] for e in data["equilibria"])
+
+
+def test_convert_between_the_formats_keeps_the_payoffs(tmp_path):
+    from symgame.model.gambit import load_nfg, read_nfg
+
+    nfg = tmp_path / "g.nfg"
+    nfg.write_text('NFG 1 R "bos" { "r" "c" } { { "O" "F" } { "O" "F" } } "" 2 0 0 0 0 0 1 1 0 2 1 1\n'.replace(
+        '2 0 0 0 0 0 1 1 0 2 1 1', '3 2 0 0 0 0 2 3'))
+    assert main(["convert", str(nfg), str(tmp_path / "g.yaml")]) == 0
+    assert main(["convert", str(tmp_path / "g.yaml"), str(tmp_path / "back.nfg")]) == 0
+    assert load_nfg(tmp_path / "back.nfg").payoffs == read_nfg(nfg.read_text()).payoffs
+    efg = tmp_path / "t.efg"
+    efg.write_text(VARIANTS)
+    assert main(["convert", str(efg), str(tmp_path / "t.nfg")]) == 0
+    assert load_nfg(tmp_path / "t.nfg").shape == (4, 2)
+    assert main(["convert", str(tmp_path / "g.yaml"), str(tmp_path / "x.efg")]) == 2

@@ -115,7 +115,7 @@ def enummixed_solve(A: Matrix, B: Matrix) -> EquilibriumSet:
     if m == 0 or n == 0 or any(len(r) != n for r in a) or len(b) != m or any(len(r) != n for r in b):
         raise ValueError("A and B must be m x n matrices with m, n >= 1")
     if comb(m + n, m) > MAX_BASES:
-        raise LimitError(f"a {m} x {n} game has {comb(m + n, m)} candidate bases (more than {MAX_BASES})")
+        raise LimitError(f"a {m} x {n} game has more than {MAX_BASES} candidate bases for vertex enumeration")
     shift_a = 1 - min(v for r in a for v in r)
     shift_b = 1 - min(v for r in b for v in r)
     ap = [[v + shift_a for v in r] for r in a]

@@ -36,6 +36,7 @@ from fractions import Fraction
 from itertools import product
 from math import prod
 from pathlib import Path
+from typing import Sequence
 
 from ..errors import InputError
 
@@ -380,18 +381,22 @@ class GambitTree:
         """The first information set (in pre-order) whose nodes are reached by different sequences of its
         player's own earlier moves, with that player; ``None`` when the game has perfect recall."""
         seen: dict[tuple[int, int], tuple] = {}
-        stack: list[tuple[int, tuple]] = [(0, ())]
-        while stack:
-            index, path = stack.pop()
-            node = self.nodes[index]
-            if node.kind == "p":
-                key = (node.player, node.infoset)
-                mine = tuple(m for m in path if m[0] == node.player)
-                if seen.setdefault(key, mine) != mine:
-                    return node.player, self.infosets[key]
-            for k in reversed(range(len(node.children))):
-                stack.append((node.children[k], path + ((node.player, node.infoset, k),)))
+        for key, mine in _own_moves(self):
+            if seen.setdefault(key, mine) != mine:
+                return key[0], self.infosets[key]
         return None
+
+
+def _own_moves(tree: GambitTree):
+    """``((player, infoset), the player's own earlier moves)`` for every decision node, in pre-order."""
+    stack: list[tuple[int, tuple]] = [(0, ())]
+    while stack:
+        index, path = stack.pop()
+        node = tree.nodes[index]
+        if node.kind == "p":
+            yield (node.player, node.infoset), tuple(m for m in path if m[0] == node.player)
+        for k in reversed(range(len(node.children))):
+            stack.append((node.children[k], path + ((node.player, node.infoset, k),)))
 
 
 def read_efg(text: str, source: str = "<efg>") -> GambitTree:
@@ -566,3 +571,112 @@ def to_normal_form(game: StrategicGame, source: str = "<nfg>"):
     b = [[sp.Rational(game.payoff((i, j))[1]) for j in range(cols)] for i in range(rows)]
     zero_sum = game.constant_sum() == 0
     return NormalFormGame.two_player(title, Domain(()), players, a, None if zero_sum else b, description)
+
+
+def from_normal_form(game) -> StrategicGame:
+    """A one- or two-player :class:`~symgame.model.game.NormalFormGame` without parameters as a strategic game."""
+    from .expr import compile_exact
+
+    if game.domain.names:
+        raise GambitError(f"{game.name}: a Gambit file holds numbers; fix the parameters "
+                          f"({', '.join(game.domain.names)}) first")
+    matrices = [[[compile_exact(m[i, j])({}) for j in range(m.shape[1])] for i in range(m.shape[0])]
+                for m in game.payoffs]
+    players = tuple(p.name for p in game.players)
+    strategies = tuple(p.actions for p in game.players)
+    out = StrategicGame(game.name, players, strategies, (), game.description)
+    payoffs = []
+    for profile in out.profiles():
+        i, j = (profile[0], profile[1]) if len(profile) == 2 else (profile[0], 0)
+        payoffs.append(tuple(m[i][j] for m in matrices))
+    return StrategicGame(game.name, players, strategies, tuple(payoffs), game.description)
+
+
+def tree_to_strategic(tree: GambitTree, max_profiles: int = 100_000) -> StrategicGame:
+    """The strategic form of a tree: a pure strategy names one action at each of the player's information sets
+    (in the order of their numbers), and a profile's payoffs are expected over chance.
+
+    Raises :class:`GambitError` when the number of pure profiles exceeds ``max_profiles``.
+    """
+    sets = {p: sorted(k for k in tree.infosets if k[0] == p) for p in range(1, len(tree.players) + 1)}
+    counts = {p: [len(tree.infosets[k].actions) for k in keys] for p, keys in sets.items()}
+    sizes = [prod(c) for c in counts.values()]
+    if prod(sizes) > max_profiles:
+        raise GambitError(f"{tree.title}: the strategic form has {prod(sizes)} pure profiles (more than {max_profiles})")
+    strategies = []
+    for p, keys in sets.items():
+        names = []
+        for choice in product(*(range(c) for c in counts[p])):
+            names.append("".join(str(k + 1) for k in choice) if keys else "*")
+        strategies.append(tuple(names))
+    leaves = tree.leaves()
+    shell = StrategicGame(tree.title, tree.players, tuple(strategies), (), tree.comment)
+    plans = {p: list(product(*(range(c) for c in counts[p]))) for p in sets}
+    position = {p: {key: k for k, key in enumerate(keys)} for p, keys in sets.items()}
+    payoffs = []
+    n = len(tree.players)
+    for profile in shell.profiles():
+        total = [Fraction(0)] * n
+        for leaf in leaves:
+            if all(player == 0 or plans[player][profile[player - 1]][position[player][(player, number)]] == action
+                   for player, number, action in leaf.path):
+                total = [t + leaf.chance * v for t, v in zip(total, leaf.payoffs)]
+        payoffs.append(tuple(total))
+    return StrategicGame(tree.title, tree.players, tuple(strategies), tuple(payoffs), tree.comment)
+
+
+def own_paths(tree: GambitTree) -> dict[tuple[int, int], tuple[tuple[int, int, int], ...]]:
+    """For each player information set, the player's own earlier moves on the way to it (perfect recall:
+    the same from every node of the set; the first node in pre-order is used)."""
+    out: dict[tuple[int, int], tuple] = {}
+    for key, mine in _own_moves(tree):
+        out.setdefault(key, mine)
+    return out
+
+
+def behaviour_from_mixed(tree: GambitTree, player: int, mixed: Sequence[Fraction]
+                         ) -> dict[tuple[int, int], tuple[Fraction, ...] | None]:
+    """The behaviour strategy (Kuhn's theorem, perfect recall) of a mixed strategy over the pure strategies of
+    :func:`tree_to_strategic`: at each information set, the probability of each action given that the
+    player's own earlier moves lead there; ``None`` where the mixed strategy never leads there."""
+    keys = sorted(k for k in tree.infosets if k[0] == player)
+    position = {key: k for k, key in enumerate(keys)}
+    plans = list(product(*(range(len(tree.infosets[k].actions)) for k in keys)))
+    paths = own_paths(tree)
+    out: dict[tuple[int, int], tuple[Fraction, ...] | None] = {}
+    for key in keys:
+        path = paths.get(key, ())
+        reach = [w for w, plan in zip(mixed, plans)
+                 if all(plan[position[(player, number)]] == action for _, number, action in path)]
+        total = sum(reach, Fraction(0))
+        if total == 0:
+            out[key] = None
+            continue
+        acts = len(tree.infosets[key].actions)
+        mass = [Fraction(0)] * acts
+        for w, plan in zip(mixed, plans):
+            if all(plan[position[(player, number)]] == action for _, number, action in path):
+                mass[plan[position[key]]] += w
+        out[key] = tuple(v / total for v in mass)
+    return out
+
+
+def strategic_to_data(game: StrategicGame) -> dict:
+    """A one- or two-player strategic game as the content of a symgame game file (YAML/JSON, no parameters)."""
+    if len(game.players) not in (1, 2):
+        raise GambitError(f"{game.title}: symgame game files hold one or two players; this game has "
+                          f"{len(game.players)}")
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", game.title).strip("_")[:64] or "game"
+    players = [{"name": p or f"Player {k + 1}", "actions": list(s)}
+               for k, (p, s) in enumerate(zip(game.players, game.strategies))]
+    if len(game.players) == 1:
+        payoffs: list = [_num(game.payoff((i,))[0]) for i in range(game.shape[0])]
+        zero_sum = False
+    else:
+        zero_sum = game.constant_sum() == 0
+        rows, cols = game.shape
+        payoffs = [[_num(game.payoff((i, j))[0]) if zero_sum else [_num(v) for v in game.payoff((i, j))]
+                    for j in range(cols)] for i in range(rows)]
+    data: dict = {"game": name, "description": (game.title + (f" -- {game.comment}" if game.comment else "")).strip(),
+                  "players": players, "zero_sum": zero_sum, "payoffs": payoffs}
+    return data
