@@ -2,9 +2,9 @@
 
 Usage: ``python3 benchmarks/gambit_corpus.py DIR [--solve] [--timeout S] [--json]``. For each file: read OK
 (players, size, constant sum, perfect recall) or refused with the one-line reason; a traceback is a bug and is
-reported as FAILED. With ``--solve`` each file also goes through ``symgame solve FILE --json`` (``--all`` for
-.nfg files) in a fresh
-process: solved (exit 0), refused with its one-line reason (exit 2), no result (exit 3), timeout, or FAILED.
+reported as FAILED. With ``--solve`` each file also goes through ``symgame solve`` in a fresh process (.nfg:
+``--all``; .efg: the certified value, and ``--all`` where that is refused): solved (exit 0), refused with its
+one-line reason (exit 2), no result (exit 3), timeout, or FAILED.
 The corpus used for the closing notes is Gambit's ``contrib/games`` folder (not in this repository).
 """
 from __future__ import annotations
@@ -50,22 +50,35 @@ def survey(path: Path) -> dict:
     return row
 
 
-def solve(path: Path, timeout: float) -> dict:
+def _run(path: Path, timeout: float, every: bool) -> dict:
     start = time.perf_counter()
+    command = [sys.executable, "-m", "symgame", "solve", str(path), "--json"] + (["--all"] if every else [])
     try:
-        extra = ["--all"] if path.suffix == ".nfg" else []          # every equilibrium where the method exists
-        run = subprocess.run([sys.executable, "-m", "symgame", "solve", str(path), "--json", *extra], capture_output=True,
-                             text=True, timeout=timeout)
+        run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"solve": "timeout", "solve_seconds": timeout}
     seconds = round(time.perf_counter() - start, 2)
     err = run.stderr.strip().splitlines()
+    method = "all equilibria" if every else "certified value"
     if run.returncode == 0:
-        return {"solve": "solved", "solve_seconds": seconds}
+        return {"solve": "solved", "method": method, "solve_seconds": seconds}
     if run.returncode in (2, 3) and len(err) == 1:
         return {"solve": "refused" if run.returncode == 2 else "no result", "solve_reason": err[0],
                 "solve_seconds": seconds}
     return {"solve": "FAILED", "solve_reason": err[-1] if err else f"exit {run.returncode}", "solve_seconds": seconds}
+
+
+def solve(path: Path, timeout: float) -> dict:
+    """``.nfg``: every equilibrium (``--all``); ``.efg``: the certified value (constant-sum), else ``--all``."""
+    if path.suffix == ".nfg":
+        return _run(path, timeout, every=True)
+    first = _run(path, timeout, every=False)
+    if first["solve"] != "refused":
+        return first
+    second = _run(path, timeout, every=True)
+    if second["solve"] == "refused":
+        second["solve_reason"] = first["solve_reason"] + " | --all: " + second["solve_reason"]
+    return second
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -494,7 +494,7 @@ def tree_equilibria_json(path: str | Path) -> dict[str, Any]:
         if len(tree.players) != 2:
             raise GambitError(f"{path}: all equilibria of trees are computed for two players so far; this one has "
                               f"{len(tree.players)}")
-        form = tree_to_strategic(tree)
+        form = tree_to_strategic(tree, source=str(path))
     except GambitError as exc:
         raise InputError(str(exc)) from None
     rows, cols = form.shape

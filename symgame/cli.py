@@ -270,7 +270,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
             text = gambit.write_efg(gambit.load_efg(src))
         else:
             if a == "efg":
-                game = gambit.tree_to_strategic(gambit.load_efg(src))
+                game = gambit.tree_to_strategic(gambit.load_efg(src), source=str(src))
             elif a == "nfg":
                 game = gambit.load_nfg(src)
             else:

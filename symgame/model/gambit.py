@@ -592,7 +592,7 @@ def from_normal_form(game) -> StrategicGame:
     return StrategicGame(game.name, players, strategies, tuple(payoffs), game.description)
 
 
-def tree_to_strategic(tree: GambitTree, max_profiles: int = 100_000) -> StrategicGame:
+def tree_to_strategic(tree: GambitTree, max_profiles: int = 100_000, source: str = "<efg>") -> StrategicGame:
     """The strategic form of a tree: a pure strategy names one action at each of the player's information sets
     (in the order of their numbers), and a profile's payoffs are expected over chance.
 
@@ -602,7 +602,7 @@ def tree_to_strategic(tree: GambitTree, max_profiles: int = 100_000) -> Strategi
     counts = {p: [len(tree.infosets[k].actions) for k in keys] for p, keys in sets.items()}
     sizes = [prod(c) for c in counts.values()]
     if prod(sizes) > max_profiles:
-        raise GambitError(f"{tree.title}: the strategic form has {prod(sizes)} pure profiles (more than {max_profiles})")
+        raise GambitError(f"{source}: the strategic form has {prod(sizes)} pure profiles (more than {max_profiles})")
     strategies = []
     for p, keys in sets.items():
         names = []
