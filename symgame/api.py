@@ -207,8 +207,9 @@ def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
     """Read a game file: Gambit ``.nfg`` (one or two players) or ``.efg`` (two-player constant-sum), or a
     YAML/JSON normal-form or polynomial game.
 
-    A YAML/JSON file whose players declare ``variables`` is a polynomial game (for :func:`atlas`);
-    otherwise a normal-form game (for :func:`solve`). Problems raise :class:`InputError` with the
+    A YAML/JSON file whose players declare ``variables`` is a polynomial game, and one with a ``root`` a
+    game tree compiled to its behaviour polynomials (both for :func:`atlas`); otherwise a normal-form game
+    (for :func:`solve`). Problems raise :class:`InputError` with the
     file, the place and the problem in one line.
 
     Examples
@@ -230,7 +231,8 @@ def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
             return to_normal_form(load_nfg(path), str(path))
         data, source = read_document(path)
         players = data.get("players") if isinstance(data, dict) else None
-        if isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players):
+        if (isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players)) \
+                or (isinstance(data, dict) and "root" in data):
             return polynomial_game_from_data(data, source)
         return game_from_data(data, source)
     except (EfgError, GambitError, GameFileError) as exc:

@@ -83,15 +83,7 @@ def parse_document(source: str, text: str, json_only: bool = False) -> Any:
 
 def game_from_data(data: Any, source: str = "<game>") -> NormalFormGame:
     """Validate parsed file content and build the game."""
-    if not isinstance(data, dict):
-        raise GameFileError(source, "", "the file must contain a mapping with keys "
-                            "game, parameters, players, payoffs")
-    unknown = sorted(str(k) for k in data if k not in _TOP_KEYS)
-    if unknown:
-        raise GameFileError(source, unknown[0], f"unknown key (allowed: {', '.join(sorted(_TOP_KEYS))})")
-    for key in ("game", "players", "payoffs"):
-        if key not in data:
-            raise GameFileError(source, key, "missing required key")
+    check_keys(data, source, _TOP_KEYS, ("game", "players", "payoffs"))
     name = _game_name(data["game"], source)
     parameters = _parameters(data.get("parameters") or {}, source)
     symbols = {p.name: p.symbol for p in parameters}
@@ -105,6 +97,18 @@ def game_from_data(data: Any, source: str = "<game>") -> NormalFormGame:
     if not isinstance(description, str):
         raise GameFileError(source, "description", "must be a string")
     return _build_game(name, domain, players, data["payoffs"], zero_sum, symbols, source, description)
+
+
+def check_keys(data: Any, source: str, allowed: set[str], required: tuple[str, ...]) -> None:
+    """The top level of a game file: a mapping with only ``allowed`` keys and every ``required`` one."""
+    if not isinstance(data, dict):
+        raise GameFileError(source, "", f"the file must contain a mapping with keys {', '.join(required)}")
+    unknown = sorted(str(k) for k in data if k not in allowed)
+    if unknown:
+        raise GameFileError(source, unknown[0], f"unknown key (allowed: {', '.join(sorted(allowed))})")
+    for key in required:
+        if key not in data:
+            raise GameFileError(source, key, "missing required key")
 
 
 def _game_name(value: Any, source: str) -> str:

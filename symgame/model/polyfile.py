@@ -25,7 +25,7 @@ from typing import Any
 import sympy as sp
 
 from .expr import ExpressionError, parse_expression, tokenize
-from .gamefile import _NAME, _RESERVED, GameFileError, _game_name, _parameters, read_document
+from .gamefile import _NAME, _RESERVED, GameFileError, _game_name, _parameters, check_keys, read_document
 from .parameters import parameter_symbol
 from .polygame import PolynomialGame, PolynomialGameError, PolyPlayer
 
@@ -40,15 +40,16 @@ def load_polynomial_game(path: str | Path) -> PolynomialGame:
 
 
 def polynomial_game_from_data(data: Any, source: str = "<game>") -> PolynomialGame:
-    """Validate parsed file content and build the polynomial game."""
-    if not isinstance(data, dict):
-        raise GameFileError(source, "", "the file must contain a mapping with keys game, parameters, players")
-    unknown = sorted(str(k) for k in data if k not in TOP_KEYS)
-    if unknown:
-        raise GameFileError(source, unknown[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-    for key in ("game", "players"):
-        if key not in data:
-            raise GameFileError(source, key, "missing required key")
+    """Validate parsed file content and build the polynomial game.
+
+    A game tree (a mapping with ``root``, :mod:`symgame.model.treefile`) is compiled to its behaviour
+    polynomials.
+    """
+    from .treefile import is_tree_data, polynomial_game_from_tree, tree_from_data
+
+    if is_tree_data(data):
+        return polynomial_game_from_tree(tree_from_data(data, source), source)
+    check_keys(data, source, TOP_KEYS, ("game", "players"))
     name = _game_name(data["game"], source)
     parameters = _parameters(data.get("parameters") or {}, source)
     constants = _constants(data.get("constants") or {}, source)
