@@ -9,7 +9,7 @@ import argparse
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from ._studies import StudiesNotFound
 
@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     conv = sub.add_parser("convert", help="convert a game file: .nfg, .efg, .yaml, .json (by extension)")
     conv.add_argument("source", type=Path)
     conv.add_argument("target", type=Path)
+    goof = sub.add_parser("goofspiel", help="N-card Goofspiel (the game of pure strategy): value and first move")
+    goof.add_argument("--cards", type=int, required=True, metavar="N")
+    goof.add_argument("--exact", action="store_true", help="rational arithmetic, every matrix game certified")
+    goof.add_argument("--json", action="store_true", help="print JSON")
     guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
     guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
     coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
@@ -105,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_play_guts(args)
         if args.command == "convert":
             return cmd_convert(args)
+        if args.command == "goofspiel":
+            return cmd_goofspiel(args)
         return cmd_solve(args)
     except StudiesNotFound as exc:
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
@@ -240,6 +246,38 @@ def cmd_kuhn(args: argparse.Namespace) -> int:
             for action, probs in rules.items():
                 shown = {c: p for c, p in probs.items() if p != "0"}
                 print(f"  {player} {action}: " + (", ".join(f"{c}: {p}" for c, p in shown.items()) or "never"))
+    return 0
+
+
+def cmd_goofspiel(args: argparse.Namespace) -> int:
+    """``symgame goofspiel --cards N [--exact] [--json]``: the value and the optimal first move for each upcard."""
+    from .errors import InputError
+    from .export.documents import dumps
+    from .games.goofspiel import solve
+
+    try:
+        result = solve(args.cards, exact=args.exact)
+    except InputError as exc:
+        print(f"symgame goofspiel: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.exact and hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)        # exact probabilities have thousands of digits from N = 6
+
+    def show(p) -> Any:
+        return str(p) if args.exact else round(float(p), 12)
+
+    if args.json:
+        sys.stdout.write(dumps({
+            "cards": result.cards, "objective": "amount", "exact": result.exact, "value": show(result.value),
+            "first_move": {str(c): {str(b): show(p) for b, p in row.items()} for c, row in result.first_move.items()},
+            "states": result.states, "matrix_games": result.matrix_games, "saddle_points": result.saddle_points}))
+        return 0
+    print(f"{result.cards}-card Goofspiel: value {show(result.value)} ({result.states} canonical subgames, "
+          f"{result.matrix_games} matrix games, {result.saddle_points} with a saddle point)")
+    print("first move (rows: bets, columns: upcards):")
+    print("bet " + "".join(f"{c:>9d}" for c in result.first_move))
+    for bet in range(1, result.cards + 1):
+        print(f"{bet:3d} " + "".join(f"{float(result.first_move[c][bet]):9.4f}" for c in result.first_move))
     return 0
 
 
