@@ -7,7 +7,8 @@ writers of ``outputs/<game>/``.
 
 - ``ganzfried2022/``: 2x2 games, Weakest Link, Final Jeopardy (``seeds.py``), n-card Kuhn poker;
 - ``buck2022/``: continuous Guts (coalitions, the Weenie rule, symmetric thresholds) and the Jacob games;
-- ``billingham2017/``: simplified three-player Kuhn poker.
+- ``billingham2017/``: simplified three-player Kuhn poker;
+- ``rhoads2012/``: Goofspiel.
 
 ``symgame derive GAME`` (or ``python -m derivations GAME``) runs one entry of :data:`CATALOGUE`. This module
 is plain data so that ``symgame list`` starts without the solvers.
@@ -28,4 +29,6 @@ CATALOGUE: dict[str, tuple[str, str, tuple[str, ...]]] = {
              + "; the game: " + cite("castronova2021"), ("guts",)),
     "billingham": ("Simplified three-player Kuhn poker (atlas)",
                    cite("billingham2017full", "sections 2-3, eqs. (1)-(18), Figures 1-5"), ("billingham",)),
+    "goofspiel": ("Goofspiel (the game of pure strategy), N = 1..6 exactly",
+                  cite("rhoads2012", "sections 2-4, Tables 1-2"), ("goofspiel",)),
 }

@@ -38,6 +38,11 @@ def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
 
         result = write_billingham_outputs(out_root / "billingham", pdf=pdf)
         return [Written(result.directory, len(result.files), result.pdf.message)]
+    if name == "goofspiel":
+        from derivations.rhoads2012.outputs import write_goofspiel_outputs
+
+        paths = write_goofspiel_outputs(out_root / "goofspiel")
+        return [Written(out_root / "goofspiel", len(paths))]
     from derivations.ganzfried2022.seeds import derive_family
 
     return [Written(r.directory, len(r.files), r.pdf.message,

@@ -124,7 +124,7 @@ def cmd_list() -> int:
     from ._studies import load
 
     for name, (title, source, outputs) in load().CATALOGUE.items():
-        shown = f"  outputs: {', '.join(outputs)}" if outputs != (name,) or name in ("kuhn", "guts", "billingham") else ""
+        shown = f"  outputs: {', '.join(outputs)}" if outputs != (name,) or name in ("kuhn", "guts", "billingham", "goofspiel") else ""
         print(f"{name:14s} {title}  [{source}]{shown}")
     return 0
 

@@ -72,3 +72,14 @@ def test_bad_card_counts_are_one_line_exit_2(args, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
     with pytest.raises(InputError):
         solve(int(args[1]), exact="--exact" in args)
+
+
+def test_committed_goofspiel_outputs_are_fresh(tmp_path):
+    from derivations.rhoads2012.outputs import write_goofspiel_outputs
+
+    committed = ROOT / "outputs" / "goofspiel"
+    written = write_goofspiel_outputs(tmp_path)
+    assert sorted(p.name for p in written) == sorted(p.name for p in committed.iterdir())
+    for path in written:
+        assert path.read_text() == (committed / path.name).read_text(), f"outputs/goofspiel/{path.name} is stale"
+    assert "25 of 25" in (committed / "summary.md").read_text()

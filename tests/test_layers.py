@@ -42,15 +42,15 @@ def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
     from derivations.ganzfried2022.seeds import FAMILIES
     from symgame.cli import DEFAULT_BUDGET
     from symgame.engine.atlas import DEFAULT_BUDGET as ENGINE_BUDGET
-    from symgame.games import billingham, guts, kuhn
+    from symgame.games import billingham, goofspiel, guts, kuhn
 
     assert DEFAULT_BUDGET == ENGINE_BUDGET
-    assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham"]
+    assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham", "goofspiel"]
     for name, specs in FAMILIES.items():
         title, source, outputs = CATALOGUE[name]
         assert specs[0].title.startswith(title) and specs[0].source == source
         assert outputs == tuple(spec.directory for spec in specs)
-    for name, module in (("kuhn", kuhn), ("guts", guts), ("billingham", billingham)):
+    for name, module in (("kuhn", kuhn), ("guts", guts), ("billingham", billingham), ("goofspiel", goofspiel)):
         assert CATALOGUE[name][1] == module.SOURCE
     assert CATALOGUE["billingham"][0].startswith(billingham.TITLE)
 
