@@ -81,5 +81,5 @@ def test_committed_goofspiel_outputs_are_fresh(tmp_path):
     written = write_goofspiel_outputs(tmp_path)
     assert sorted(p.name for p in written) == sorted(p.name for p in committed.iterdir())
     for path in written:
-        assert path.read_text() == (committed / path.name).read_text(), f"outputs/goofspiel/{path.name} is stale"
+        assert path.read_bytes() == (committed / path.name).read_bytes(), f"outputs/goofspiel/{path.name} is stale"
     assert "25 of 25" in (committed / "summary.md").read_text()

@@ -116,8 +116,8 @@ def summary_markdown(study: GoofspielStudy) -> str:
              "| N | value | canonical subgames | matrix games | saddle points |", "|---|---|---|---|---|"]
     lines += [f"| {s.cards} | {s.value} | {s.states} | {s.matrix_games} | {s.saddle_points} |" for s in study.solutions]
     lines += ["", "First moves: `first_move_N.csv` (rows: bets, columns: upcards; six decimals of the exact "
-              "probabilities), Table 1's layout for N = 5 in `table1.tex`; state counts against the paper's "
-              "triples of subsets in `states.csv`.", ""]
+              "probabilities) and `first_move_N.png` (N >= 3, as a picture), Table 1's layout for N = 5 in "
+              "`table1.tex`; state counts against the paper's triples of subsets in `states.csv`.", ""]
     agree = sum(c.agrees for c in study.table1)
     lines += ["## Checks of the paper", "",
               f"- Table 1 (N = 5): {agree} of {len(study.table1)} printed entries agree with the exact first move "
@@ -155,11 +155,43 @@ def render(study: GoofspielStudy) -> dict[str, str]:
     return files
 
 
+def heatmap(solution: GoofspielSolution, path: Path) -> Path:
+    """The first-move table as a picture, like the paper's Tables 1-2: rows bets, columns upcards."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = solution.cards
+    grid = [[float(solution.first_move[c][bet]) for c in range(1, n + 1)] for bet in range(1, n + 1)]
+    fig, ax = plt.subplots(figsize=(1.0 + 0.75 * n, 0.8 + 0.75 * n), dpi=100)
+    ax.imshow(grid, cmap="Greys", vmin=0.0, vmax=1.0, origin="upper")
+    for bet in range(n):
+        for c in range(n):
+            value = grid[bet][c]
+            if value > 0:
+                ax.text(c, bet, f"{value:.3f}", ha="center", va="center", fontsize=8,
+                        color="white" if value > 0.5 else "black")
+    ax.set_xticks(range(n), [str(c) for c in range(1, n + 1)])
+    ax.set_yticks(range(n), [str(b) for b in range(1, n + 1)])
+    ax.set_xlabel("upcard")
+    ax.set_ylabel("bet")
+    ax.set_title(f"Goofspiel, N = {n}: optimal first move")
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
 def write_goofspiel_outputs(directory: Path, study: GoofspielStudy | None = None) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
+    study = study or compute()
     paths = []
-    for name, text in render(study or compute()).items():
+    for name, text in render(study).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)
+    for solution in study.solutions:
+        if solution.cards >= 3:
+            paths.append(heatmap(solution, directory / f"first_move_{solution.cards}.png"))
     return paths
