@@ -109,8 +109,14 @@ def _solve_float(x: list[list[float]], solver: _Solver) -> tuple[float, tuple, t
     if saddle is not None:
         solver.saddle_points += 1
         return float(x[saddle[0]][saddle[1]]), _pure(m, saddle[0], 1.0, 0.0), _pure(n, saddle[1], 1.0, 0.0)
+    return _lp(x)
+
+
+def _lp(x: list[list[float]]) -> tuple[float, tuple, tuple]:
+    """Value and optimal strategies of a matrix game by two HiGHS LPs (no saddle-point shortcut)."""
     from scipy.optimize import linprog
 
+    m, n = len(x), len(x[0])
     a = np.asarray(x, dtype=float)
     shift = 1.0 - a.min()
     b = a + shift                                             # positive: value = 1 / sum(u)
@@ -127,7 +133,7 @@ def _solve_exact(x: list[list[Fraction]], solver: _Solver) -> tuple[Fraction, tu
     if saddle is not None:
         solver.saddle_points += 1
         return x[saddle[0]][saddle[1]], _pure(m, saddle[0], one, zero), _pure(n, saddle[1], one, zero)
-    _, row_f, col_f = _solve_float([[float(e) for e in r] for r in x], solver)
+    _, row_f, col_f = _lp([[float(e) for e in r] for r in x])     # supports only; the saddle test was exact
     rows = [i for i in range(m) if row_f[i] > 1e-9]
     cols = [j for j in range(n) if col_f[j] > 1e-9]
     found = _on_supports(x, rows, cols)

@@ -308,11 +308,14 @@ def printed_from_data(data, game: PolynomialGame, source: str = "<printed>") -> 
         if not isinstance(name, str) or not name.isidentifier() or name in names:
             raise fail(f"constants.{name}", "must be a new identifier")
         scope[name] = expr(value, f"constants.{name}", scope)
+    def listed(key: str) -> list:
+        entries = data.get(key) or []
+        if not isinstance(entries, list) or len(entries) > MAX_CLAIMS:
+            raise fail(key, f"must be a list of at most {MAX_CLAIMS} {key}")
+        return entries
+
     solutions = []
-    entries = data.get("solutions") or []
-    if not isinstance(entries, list) or len(entries) > MAX_CLAIMS:
-        raise fail("solutions", f"must be a list of at most {MAX_CLAIMS} solutions")
-    for k, entry in enumerate(entries):
+    for k, entry in enumerate(listed("solutions")):
         place = f"solutions[{k}]"
         if not isinstance(entry, dict):
             raise fail(place, "must be a mapping")
@@ -349,10 +352,7 @@ def printed_from_data(data, game: PolynomialGame, source: str = "<printed>") -> 
                                          tuple((v, out[v]) for v in game.variables), tuple(free), cons,
                                          lower, upper))
     statements = []
-    entries = data.get("statements") or []
-    if not isinstance(entries, list) or len(entries) > MAX_CLAIMS:
-        raise fail("statements", f"must be a list of at most {MAX_CLAIMS} statements")
-    for k, entry in enumerate(entries):
+    for k, entry in enumerate(listed("statements")):
         place = f"statements[{k}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("range"), dict):
             raise fail(place, "must be a mapping with text, where, range and conditions")
