@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL
+from ..model.rational import clear_denominators
 from .discovery import DiscoveryStats, KernelFinder, discover_branches, unit_grid
 from .dominance import reduce_by_dominance
 from .pdl_builder import Coverage, CoverageError, build_pdl
@@ -29,7 +30,12 @@ class Derivation:
 
 
 def derive_equilibria(game: NormalFormGame, timeout_ms: int = 30_000) -> Derivation:
-    """Parametric support enumeration over all equal-size support pairs, then a PDL."""
+    """Parametric support enumeration over all equal-size support pairs, then a PDL.
+
+    Payoffs that are rational functions of the parameters are first multiplied, player by player, by
+    a denominator positive on the domain (:func:`symgame.model.rational.clear_denominators`).
+    """
+    game = clear_denominators(game)
     branches = enumerate_branches(game, timeout_ms)
     pdl, coverage = build_pdl(game, branches, timeout_ms)
     kept = tuple(tuple(range(len(p.actions))) for p in game.players)

@@ -39,7 +39,7 @@ def pdl_json(pdl: PDL, game: NormalFormGame | None = None) -> list[dict[str, Any
 def rule_value(game: NormalFormGame, profile) -> sp.Expr:
     """The row player's expected payoff ``x^T A y`` of a profile, factored."""
     x, y = profile.strategies
-    a = game.payoffs[0]
+    a = game.stated_payoffs[0]
     total = sum(x[i] * a[i, j] * y[j] for i in range(a.shape[0]) for j in range(a.shape[1])
                 if x[i] != 0 and y[j] != 0)
     return sp.factor(sp.cancel(sp.together(total)))
@@ -53,7 +53,12 @@ def game_header(game: NormalFormGame) -> dict[str, Any]:
         "players": [{"name": p.name, "actions": list(p.actions)} for p in game.players],
         "zero_sum": game.zero_sum,
         "payoffs": {p.name: [[sp.sstr(m[i, j]) for j in range(m.shape[1])] for i in range(m.shape[0])]
-                    for p, m in zip(game.players, game.payoffs)},
+                    for p, m in zip(game.players, game.stated_payoffs)},
+        **({"payoff_scaling": [
+            {"player": p.name, "factor": sp.sstr(f),
+             "note": "solved with this player's payoffs multiplied by the factor, positive on the domain "
+                     "(clears denominators; best responses unchanged)"}
+            for p, f in zip(game.players, game.scales)]} if game.scales else {}),
     }
 
 
@@ -122,6 +127,8 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
             "numeric_solvers": sorted({c.numeric_note for c in checks.checks}),
         },
     }
+    if checks.numeric_skipped:
+        out["verification"]["sample_points"]["numeric_skipped"] = checks.numeric_skipped
     if analysis.grid:
         g = analysis.grid
         out["verification"]["exhaustive_grid"] = {

@@ -25,7 +25,9 @@ def verification_sentence(analysis: GameAnalysis) -> str:
     status = {"true": "proved", "false": "refuted"}.get(cert.status.value, cert.status.value)
     return (f"whole-domain z3 certificate {status} ({cert.checked_requirements} requirements); "
             f"exact regret 0 at {sum(c.exact_nash for c in checks)} of {len(checks)} rational sample points; "
-            f"numeric solver agrees at {sum(c.numeric_agrees for c in checks)}.")
+            f"numeric solver agrees at {sum(c.numeric_agrees for c in checks)}"
+            + (f" (skipped at {analysis.crosscheck.numeric_skipped}: payoffs beyond floating point)."
+               if analysis.crosscheck.numeric_skipped else "."))
 
 
 def rule_values(derivation) -> list | None:

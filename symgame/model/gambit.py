@@ -45,6 +45,8 @@ MAX_NODES = 2_000_000
 MAX_PLAYERS = 64
 MAX_PROFILES = 5_000_000
 MAX_NUMBER_CHARS = 400
+MAX_EXPONENT = 1000          # |e| in 1.5e-3: beyond it a number is refused (10**999999 would take minutes)
+MAX_DEPTH = 10_000           # nested moves; deeper trees are refused (reach probabilities of 2**-depth)
 _TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|([{},])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?)|([A-Za-z]+)')
 
 
@@ -116,6 +118,9 @@ class _Reader:
 
     def number(self, what: str = "a number") -> Fraction:
         tok = self.take("num", what=what)
+        exponent = re.search(r"[eE]([-+]?\d+)$", tok.text)
+        if exponent and abs(int(exponent.group(1))) > MAX_EXPONENT:
+            raise self.fail(f"number {tok.text!r} out of range (exponents up to {MAX_EXPONENT} in size)", tok)
         try:
             return Fraction(tok.text)
         except (ValueError, ZeroDivisionError):
@@ -420,6 +425,8 @@ def read_efg(text: str, source: str = "<efg>") -> GambitTree:
             tree.nodes[pending[-1][0]].children.append(index)
             pending[-1][1] -= 1
         if node.kind != "t":
+            if len(pending) >= MAX_DEPTH:
+                raise reader.fail(f"the tree is deeper than {MAX_DEPTH} moves")
             pending.append([index, len(tree.infosets[(node.player, node.infoset)].actions)])
         while pending and pending[-1][1] == 0:
             pending.pop()

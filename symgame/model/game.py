@@ -46,6 +46,10 @@ class NormalFormGame:
         Whether the second player's payoff is the negative of the first's.
     description : str
         Free text (source, modelling choices) copied into the exports.
+    scales : tuple[sympy.Expr, ...]
+        Empty, or one factor per player, positive on the domain, by which that player's stated
+        payoffs were multiplied to clear their denominators
+        (:func:`symgame.model.rational.clear_denominators`); :attr:`stated_payoffs` undoes it.
     """
 
     name: str
@@ -54,6 +58,7 @@ class NormalFormGame:
     payoffs: tuple[sp.ImmutableMatrix, ...]
     zero_sum: bool = False
     description: str = ""
+    scales: tuple[sp.Expr, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.players) not in (1, 2):
@@ -83,6 +88,14 @@ class NormalFormGame:
         """Build a one-player decision problem with one payoff per action."""
         matrix = sp.ImmutableMatrix([[p] for p in payoffs])
         return cls(name, domain, (player,), (matrix,), False, description)
+
+    @cached_property
+    def stated_payoffs(self) -> tuple[sp.ImmutableMatrix, ...]:
+        """The payoffs as stated by the user (rational functions) when :attr:`scales` cleared denominators."""
+        if not self.scales:
+            return self.payoffs
+        return tuple(sp.ImmutableMatrix(m.shape[0], m.shape[1], lambda i, j: sp.cancel(m[i, j] / s))
+                     for m, s in zip(self.payoffs, self.scales))
 
     @property
     def shape(self) -> tuple[int, int]:

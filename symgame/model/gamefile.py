@@ -20,6 +20,7 @@ from ..errors import InputError
 from .expr import ExpressionError, parse_expression, parse_relation
 from .game import NormalFormGame, Player
 from .parameters import Parameter, parse_domain
+from .rational import PoleError, clear_denominators
 from .region import Atom, Domain
 
 MAX_FILE_BYTES = 1_000_000
@@ -62,16 +63,70 @@ def read_document(path: str | Path) -> tuple[Any, str]:
     return parse_document(source, text, json_only=path.suffix.lower() == ".json"), source
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """The safe loader (no tags, no code) that refuses a key given twice in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                line = key_node.start_mark.line + 1
+                try:
+                    if key in seen:
+                        raise DuplicateKey(key, seen[key], line)
+                    seen[key] = line
+                except TypeError:          # an unhashable key: the base class reports it
+                    continue
+        return super().construct_mapping(node, deep=deep)
+
+
+class DuplicateKey(Exception):
+    """Raised inside the loader; turned into a :class:`GameFileError` by :func:`parse_document`."""
+
+    def __init__(self, key: Any, first: int, second: int):
+        super().__init__(key)
+        self.key, self.first, self.second = key, first, second
+
+
+def _duplicate_error(source: str, dup: DuplicateKey) -> GameFileError:
+    where = (f"lines {dup.first} and {dup.second}" if dup.first != dup.second else f"both on line {dup.first}")
+    return GameFileError(source, f"line {dup.second}", f"key {dup.key!r} given twice in one mapping ({where})")
+
+
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key, 0, 0)
+        out[key] = value
+    return out
+
+
 def parse_document(source: str, text: str, json_only: bool = False) -> Any:
-    """YAML (safe loader: no tags, no code) or strict JSON into Python data."""
+    """YAML (safe loader: no tags, no code) or strict JSON into Python data; a key given twice is an error."""
     if json_only:
         try:
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=_json_pairs)
         except json.JSONDecodeError as exc:
             raise GameFileError(source, f"line {exc.lineno} column {exc.colno}",
                                 f"not valid JSON ({exc.msg})") from None
+        except DuplicateKey as dup:
+            try:                           # JSON is YAML: the YAML reader knows the lines
+                yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+            except DuplicateKey as located:
+                raise _duplicate_error(source, located) from None
+            except (yaml.YAMLError, RecursionError):
+                pass
+            raise GameFileError(source, "", f"key {dup.key!r} given twice in one object") from None
+        except RecursionError:
+            raise GameFileError(source, "", "JSON nested too deeply") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except DuplicateKey as dup:
+        raise _duplicate_error(source, dup) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         place = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""
@@ -204,9 +259,22 @@ def _build_game(name: str, domain: Domain, players: list[Player], payoffs: Any, 
         row_matrix.append([p[0] for p in parsed])
         col_matrix.append([p[1] if cells_per_entry == 2 else -p[0] for p in parsed])
     if len(players) == 1:
-        return NormalFormGame.decision(name, domain, players[0], [r[0] for r in row_matrix], description)
-    return NormalFormGame.two_player(name, domain, players, row_matrix,
-                                     None if zero_sum else col_matrix, description)
+        game = NormalFormGame.decision(name, domain, players[0], [r[0] for r in row_matrix], description)
+    else:
+        game = NormalFormGame.two_player(name, domain, players, row_matrix,
+                                         None if zero_sum else col_matrix, description)
+    try:
+        return clear_denominators(game)
+    except PoleError as exc:
+        if exc.row < 0:
+            place = "payoffs" if cells_per_entry == 1 else f"payoffs (player {players[exc.player].name})"
+            problem = (exc.problem if cells_per_entry == 1
+                       else f"{players[exc.player].name}'s payoffs: {exc.problem}")
+        else:
+            place = f"payoffs[{exc.row}]" + ("" if len(players) == 1 else f"[{exc.column}]")
+            place += f"[{exc.player}]" if cells_per_entry == 2 else ""
+            problem = exc.problem
+        raise GameFileError(source, place, problem) from None
 
 
 def _entry(cell: Any, size: int, symbols: dict[str, sp.Symbol], source: str, place: str) -> list[sp.Expr]:

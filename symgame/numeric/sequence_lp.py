@@ -1,6 +1,7 @@
 """Sequence-form linear programme of a zero-sum game tree, solved by HiGHS."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -8,6 +9,7 @@ from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, hstack, vstack
 
 from ..model.sequence_form import PlayerSequences, SequenceForm
+from .solvers import power_of_two_scale, scaled_float
 
 
 @dataclass(frozen=True)
@@ -32,12 +34,13 @@ def constraint_matrix(own: PlayerSequences):
     return coo_matrix((vals, (rows, cols)), shape=(len(own.infosets) + 1, len(own.sequences))).tocsr()
 
 
-def payoff_matrix(form: SequenceForm):
+def payoff_matrix(form: SequenceForm, shift: int = 0):
+    """The sequence-form payoff matrix as floats, every entry multiplied by ``2**-shift``."""
     n0, n1 = form.sizes
     if not form.payoff:
         return coo_matrix((n0, n1)).tocsr()
     keys = list(form.payoff)
-    return coo_matrix(([float(form.payoff[k]) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
+    return coo_matrix(([scaled_float(form.payoff[k], shift) for k in keys], ([k[0] for k in keys], [k[1] for k in keys])),
                       shape=(n0, n1)).tocsr()
 
 
@@ -59,13 +62,22 @@ def _maximin_plan(a, own_e, other_f) -> tuple[np.ndarray, float]:
 
 
 def solve_sequence_form(form: SequenceForm) -> SequenceSolution:
-    """Optimal realization plans for both players (two LPs, one per side)."""
-    a = payoff_matrix(form)
+    """Optimal realization plans for both players (two LPs, one per side).
+
+    Payoffs are scaled by a power of two so that the largest is about 1 (payoffs such as ``1e400`` do
+    not overflow); ``value`` is scaled back (``inf`` beyond floating point).
+    """
+    shift = power_of_two_scale(form.payoff.values())
+    a = payoff_matrix(form, shift)
     e, f = constraint_matrix(form.players[0]), constraint_matrix(form.players[1])
     x, value = _maximin_plan(a, e, f)
     y, neg_value = _maximin_plan(-a.T.tocsr(), f, e)
     if abs(value + neg_value) > 1e-7 * max(1.0, abs(value)):
         raise RuntimeError(f"sequence-form LPs disagree: {value} vs {-neg_value}")
+    try:
+        value = math.ldexp(value, shift)
+    except OverflowError:
+        value = math.copysign(math.inf, value)
     return SequenceSolution(value, (x, y))
 
 
@@ -77,8 +89,9 @@ def optimal_face_point(form: SequenceForm, player: int, direction: np.ndarray, v
     LP keeps that guarantee (within ``slack``) and pushes in ``direction``,
     so random directions visit the vertices of the optimal face.
     """
-    a = payoff_matrix(form) if player == 0 else -payoff_matrix(form).T.tocsr()
-    guaranteed = value if player == 0 else -value
+    shift = power_of_two_scale(form.payoff.values())
+    a = payoff_matrix(form, shift) if player == 0 else -payoff_matrix(form, shift).T.tocsr()
+    guaranteed = math.ldexp(value if player == 0 else -value, -shift)
     own_e = constraint_matrix(form.players[player])
     other_f = constraint_matrix(form.players[1 - player])
     n_own, m_other = a.shape[0], other_f.shape[0]

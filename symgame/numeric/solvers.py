@@ -8,11 +8,59 @@ None of these import the symbolic engine.
 """
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Sequence
 
 import numpy as np
 from scipy.optimize import linprog
+
+
+def power_of_two_scale(values: Iterable[Fraction]) -> int:
+    """``k`` such that the largest ``|v| * 2**-k`` lies in [1/2, 2): payoffs of any size fit a float exactly scaled.
+
+    Entries far below the largest may underflow to 0 after scaling; the exact certificates that follow
+    every LP decide whether its answer stands.
+    """
+    sizes = [Fraction(v).numerator.bit_length() - Fraction(v).denominator.bit_length() for v in values if v]
+    return max(sizes, default=0)
+
+
+def scaled_float(value: Fraction, shift: int) -> float:
+    """``value * 2**-shift`` as a float (0.0 below the smallest float), exactly rounded."""
+    scaled = Fraction(value) / (Fraction(2) ** shift) if shift >= 0 else Fraction(value) * 2 ** -shift
+    try:
+        return float(scaled)
+    except OverflowError:            # cannot happen after scaling, kept as a guard
+        return math.copysign(math.inf, scaled)
+
+
+
+#: payoffs smaller than the largest by more than this factor do not survive a float LP's tolerances
+FLOAT_RANGE = 2.0 ** 40
+
+
+def float_matrices(matrices: Sequence[Sequence[Sequence[Fraction]]], common: bool = False) -> list[np.ndarray] | None:
+    """Exact payoff matrices as floats, each scaled by a power of two so its largest entry is about 1.
+
+    Scaling a player's payoffs by a positive constant changes no best response, so the equilibria of the
+    scaled game are those of the exact one. ``common=True`` uses one scale for all (zero-sum games).
+    Returns ``None`` when some nonzero entry is more than :data:`FLOAT_RANGE` times smaller than the
+    largest of its matrix: such payoffs are beyond what a floating-point solver can compare.
+    """
+    shifts = [power_of_two_scale(v for row in m for v in row) for m in matrices]
+    if common:
+        shifts = [max(shifts)] * len(shifts)
+    out = []
+    for m, shift in zip(matrices, shifts):
+        floats = np.array([[scaled_float(v, shift) for v in row] for row in m], dtype=float)
+        exact_nonzero = [v for row in m for v in row if v]
+        if exact_nonzero and min(abs(v) for v in exact_nonzero) * FLOAT_RANGE < 2 ** (shift - 1):
+            return None
+        out.append(floats)
+    return out
 
 
 @dataclass(frozen=True)
