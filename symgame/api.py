@@ -9,8 +9,7 @@ The whole workflow in five lines (a zero-sum game whose payoff ``t`` is a parame
 >>> solution.certified
 True
 >>> print(solution.pdl.render_text())
-If t == 0: Row plays a3; Col plays a3
-Else: Row plays {a1: 1/(t + 2), a2: t/(t + 2), a3: 1/(t + 2)}; Col plays {a1: 1/(t + 2), a2: t/(t + 2), a3: 1/(t + 2)}
+Always: Row plays {a1: 1/(t + 2), a2: t/(t + 2), a3: 1/(t + 2)}; Col plays {a1: 1/(t + 2), a2: t/(t + 2), a3: 1/(t + 2)}
 >>> solution.evaluate(t=1).strategies[0]
 (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3))
 
@@ -323,6 +322,22 @@ class Solution:
         """Exact regret and an independent numeric solver at rational sample points."""
         return self.analysis.crosscheck
 
+    @property
+    def selection(self) -> str:
+        """Which equilibrium each rule shows (``default``, ``symmetric``, ``welfare`` or ``all``)."""
+        return self.analysis.derivation.selection
+
+    @property
+    def all_equilibria(self) -> tuple | None:
+        """With ``select="all"``: rules (first match) whose ``branches`` are every equilibrium branch valid there."""
+        return self.analysis.derivation.all_equilibria
+
+    def render_all(self) -> str:
+        """Text of :attr:`all_equilibria`: for each region, every equilibrium valid there."""
+        from .export.documents import render_all_equilibria
+
+        return render_all_equilibria(self.analysis.derivation)
+
     def evaluate(self, point: Mapping[str, Any] | None = None, **values: Any) -> Choice:
         """The exact profile the PDL prescribes at a rational parameter point (``evaluate(t=1)``)."""
         chosen = _point(point, values)
@@ -413,8 +428,15 @@ def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PD
 
 
 def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,
-          source: str = "user game") -> Solution:
+          source: str = "user game", select: str = "default") -> Solution:
     """Every equilibrium branch of a parametrized normal-form game, its PDL, certified and cross-checked.
+
+    ``select`` chooses which equilibrium each rule of the PDL shows where several exist: ``"default"``
+    (pure equilibria and small supports first, a rule valid on the whole domain first),
+    ``"symmetric"`` (symmetric games: the symmetric equilibrium where one exists), ``"welfare"`` (the
+    largest sum of expected payoffs, checked exactly at the sample points) or ``"all"`` (the default
+    PDL plus :attr:`Solution.all_equilibria`: every equilibrium, region by region). See
+    :mod:`symgame.engine.selection`.
 
     Raises :class:`NoResultError` when the branches cannot be proved to cover the parameter domain
     (the message gives a point where they fail).
@@ -424,6 +446,16 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     >>> sol = solve(normal_form([[1, -1], [-1, 1]], zero_sum=True))     # matching pennies
     >>> sol.evaluate().strategies
     ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+
+    Hawk–Dove (value V, cost C): by default the list shows a pure equilibrium below V = C; the
+    symmetric selection shows the textbook's mixed one, Hawk with probability V/C.
+
+    >>> hawk_dove = normal_form([[["(V - C)/2", "(V - C)/2"], ["V", 0]], [[0, "V"], ["V/2", "V/2"]]],
+    ...                         parameters={"V": "(0, oo)", "C": "(0, oo)"}, players=[("Row", ["Hawk", "Dove"]),
+    ...                         ("Col", ["Hawk", "Dove"])])
+    >>> print(solve(hawk_dove, select="symmetric").pdl.render_text())
+    If V >= C: Row plays Hawk; Col plays Hawk
+    Else: Row plays {Hawk: V/C, Dove: (C - V)/C}; Col plays {Hawk: V/C, Dove: (C - V)/C}
     """
     from .engine.derive import derive_equilibria
     from .games.analysis import GameSpec, analyse_derivation
@@ -432,7 +464,7 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     if not isinstance(game, NormalFormGame):
         raise InputError(f"solve: expected a normal-form game, got {type(game).__name__} "
                          "(polynomial games: symgame.atlas)")
-    derivation = derive_equilibria(game, timeout_ms)     # CoverageError is a NoResultError
+    derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
     return Solution(analyse_derivation(spec, derivation, seed))
 

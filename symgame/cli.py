@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from ._studies import StudiesNotFound
 
 EXIT_INPUT = 2
+SELECTIONS = ("default", "symmetric", "welfare", "all")   # symgame.engine.selection.SELECTIONS (a test checks)
 EXIT_NO_RESULT = 3
 DEFAULT_OUT = Path("outputs")
 #: ``symgame.engine.atlas.DEFAULT_BUDGET`` (a test checks they agree; the engine is not imported for --help).
@@ -48,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
     solve.add_argument("--all", action="store_true",
                        help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
+    solve.add_argument("--select", choices=SELECTIONS, default="default",
+                       help="which equilibrium each rule shows: default (pure first; a rule valid everywhere "
+                            "first), symmetric, welfare (largest sum of payoffs), all (every equilibrium by region)")
     conv = sub.add_parser("convert", help="convert a game file: .nfg, .efg, .yaml, .json (by extension)")
     conv.add_argument("source", type=Path)
     conv.add_argument("target", type=Path)
@@ -380,24 +384,31 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
     from .api import solve  # the solver's modules only once the file has been read (a bad file is refused quickly)
-    from .errors import NoResultError
+    from .errors import InputError, NoResultError
 
     if args.all:
         return _solve_all(args, game)
 
     try:
-        solution = solve(game, source=str(args.file))
+        solution = solve(game, source=str(args.file), select=args.select)
     except NoResultError as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)
         return EXIT_NO_RESULT
+    except InputError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
     if args.json:
         sys.stdout.write(solution.to_json())
     elif args.latex:
         sys.stdout.write(solution.to_latex())
     elif args.markdown:
         sys.stdout.write(solution.to_markdown())
+    elif args.select == "all":
+        print(solution.render_all())
     else:
         print(solution.pdl.render_text())
+        if args.select != "default":
+            print(f"(selection: {args.select})")
     return 0
 
 

@@ -71,3 +71,15 @@ def test_cheatsheet_compiles(name, tmp_path):
     result = compile_pdf(tex)
     assert result.path is not None, result.message
     assert result.path.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("pdf", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "outputs").rglob("*.pdf")))
+def test_committed_pdf_reads_cleanly(pdf):
+    """Every committed PDF as a reader sees it (its text layer): no encoding artefacts such as the
+    inverted question mark that ``>`` becomes in LaTeX text mode, no local paths to the seed papers."""
+    import pypdf
+
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(str(ROOT / pdf)).pages)
+    assert len(text) > 200
+    for artefact in ("¿", "¡", "../shared", "shared/seeds", "\ufffd"):
+        assert artefact not in text, f"{pdf}: {artefact!r} in the rendered text"

@@ -158,7 +158,7 @@ def proof_text(proofs: Sequence[kuhn_proof.ResidueProof], checks: Sequence[kuhn_
     if not everything:
         return "the symbolic proof did not go through for every residue; only the exact check stands."
     return (f"proved for every n >= 3: symbolically for every n >= {start} (n = 36q + r, each of the 36 residues, "
-            f"`symgame/games/kuhn_proof.py`) and by the exact check for n = {checks[0].cards}..{exact_top}.")
+            f"derivations/ganzfried2022/kuhn_proof.py in the symgame repository) and by the exact check for n = {checks[0].cards}..{exact_top}.")
 
 
 def pdl_json(checks: Sequence[kuhn_pdl.ClosedFormCheck], proofs: Sequence[kuhn_proof.ResidueProof]) -> str:

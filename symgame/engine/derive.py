@@ -9,6 +9,7 @@ from ..model.rational import clear_denominators
 from .discovery import DiscoveryStats, KernelFinder, discover_branches, unit_grid
 from .dominance import reduce_by_dominance
 from .pdl_builder import Coverage, CoverageError, build_pdl
+from .selection import RegionEquilibria, all_by_region
 from .support_enumeration import Branch, enumerate_branches
 
 
@@ -27,19 +28,24 @@ class Derivation:
     coverage: Coverage
     kept: tuple[tuple[int, ...], ...]
     stats: DiscoveryStats | None = None
+    selection: str = "default"
+    all_equilibria: tuple[RegionEquilibria, ...] | None = None
 
 
-def derive_equilibria(game: NormalFormGame, timeout_ms: int = 30_000) -> Derivation:
+def derive_equilibria(game: NormalFormGame, timeout_ms: int = 30_000, select: str = "default") -> Derivation:
     """Parametric support enumeration over all equal-size support pairs, then a PDL.
 
     Payoffs that are rational functions of the parameters are first multiplied, player by player, by
     a denominator positive on the domain (:func:`symgame.model.rational.clear_denominators`).
+    ``select`` is one of :data:`symgame.engine.selection.SELECTIONS`; with ``"all"`` the derivation
+    also lists, region by region, every branch valid there (:attr:`Derivation.all_equilibria`).
     """
     game = clear_denominators(game)
     branches = enumerate_branches(game, timeout_ms)
-    pdl, coverage = build_pdl(game, branches, timeout_ms)
+    pdl, coverage = build_pdl(game, branches, timeout_ms, select)
     kept = tuple(tuple(range(len(p.actions))) for p in game.players)
-    return Derivation(game, tuple(branches), pdl, coverage, kept)
+    every = tuple(all_by_region(game, branches, timeout_ms)) if select == "all" else None
+    return Derivation(game, tuple(branches), pdl, coverage, kept, None, select, every)
 
 
 def derive_by_discovery(game: NormalFormGame, find_kernels: KernelFinder, grid_steps: int = 10,

@@ -41,7 +41,7 @@ class Reduction:
 
     def lift_pdl(self, original: NormalFormGame, pdl: PDL) -> PDL:
         """The reduced game's PDL as a PDL of the original game."""
-        rules = tuple(Rule(r.region, self.lift_profile(original, r.profile), r.label) for r in pdl.rules)
+        rules = tuple(Rule(r.region, self.lift_profile(original, r.profile), r.label, r.readable) for r in pdl.rules)
         return PDL(original.players, original.domain, rules)
 
     def lift_branch(self, original: NormalFormGame, branch: Branch) -> Branch:

@@ -22,7 +22,9 @@ from ..errors import NoResultError
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, satisfiable, tighten_atom
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Rule
+from ..model.readable import readable_region
 from ..model.region import Atom, Region
+from .selection import order_branches
 from .support_enumeration import Branch
 
 
@@ -55,8 +57,11 @@ class Coverage:
 
 
 def build_pdl(game: NormalFormGame, branches: Sequence[Branch],
-              timeout_ms: int = 30_000) -> tuple[PDL, Coverage]:
+              timeout_ms: int = 30_000, select: str = "default") -> tuple[PDL, Coverage]:
     """Order ``branches`` into a PDL covering the domain of ``game``.
+
+    ``select`` chooses the equilibrium each rule shows (:mod:`symgame.engine.selection`); every
+    rule carries its readable condition (:func:`symgame.model.readable.readable_region`).
 
     Raises
     ------
@@ -65,7 +70,8 @@ def build_pdl(game: NormalFormGame, branches: Sequence[Branch],
         domain; the error carries a witness point when one exists.
     """
     ctx = Z3Context(game.domain)
-    kept = drop_covered_branches(ctx, branches, timeout_ms)
+    ordered = order_branches(game, branches, "default" if select == "all" else select, timeout_ms)
+    kept = drop_covered_branches(ctx, ordered, timeout_ms)
     coverage = prove_coverage(ctx, [b.region for b in kept], timeout_ms)
     if not coverage.proved:
         raise CoverageError(coverage.status, coverage.witness)
@@ -103,7 +109,8 @@ def simplify_rules(ctx: Z3Context, kept: Sequence[Branch], game: NormalFormGame,
         last = index == len(kept) - 1
         atoms = [] if last else drop_implied_atoms(ctx, context, list(branch.region.atoms), timeout_ms)
         atoms = tighten_atoms(ctx, context, atoms, timeout_ms)
-        rules.append(Rule(Region(tuple(atoms)), branch.profile, branch.label(game)))
+        region = Region(tuple(atoms))
+        rules.append(Rule(region, branch.profile, branch.label(game), readable_region(game.domain, region, timeout_ms)))
         context.append(z3.Not(ctx.region(branch.region)))
     return rules
 
@@ -127,7 +134,7 @@ def player_pdl(pdl: PDL, player: int, timeout_ms: int = 30_000) -> PDL:
     """
     from ..model.pdl import Profile
 
-    rules = [Rule(r.region, Profile((r.profile.strategies[player],)), r.label) for r in pdl.rules]
+    rules = [Rule(r.region, Profile((r.profile.strategies[player],)), r.label, r.readable) for r in pdl.rules]
     ctx = Z3Context(pdl.domain)
     k = 0
     while k < len(rules) - 1:

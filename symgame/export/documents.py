@@ -13,6 +13,7 @@ from .._version import __version__
 from ..engine.derive import Derivation
 from ..games.analysis import ClaimResult, GameAnalysis
 from ..model.decide import Decision
+from ..model.exprtree import to_tree
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL
 from ..verify.certify import Certificate
@@ -30,6 +31,13 @@ def pdl_json(pdl: PDL, game: NormalFormGame | None = None) -> list[dict[str, Any
     rules = []
     for rule in pdl.rules:
         entry = {"when": rule.region.texts, "profile": rule.profile.as_dict(pdl.players), "label": rule.label}
+        if rule.readable is not None:
+            entry["readable"] = rule.condition_text
+            entry["readable_proved"] = rule.readable.proved.value
+        entry["machine"] = {
+            "when": [{"expr": to_tree(a.expr), "rel": a.rel} for a in rule.region.atoms],
+            "profile": {player.name: {a: to_tree(p) for a, p in zip(player.actions, strategy) if p != 0}
+                        for player, strategy in zip(pdl.players, rule.profile.strategies)}}
         if game is not None and game.zero_sum:
             entry["value"] = sp.sstr(rule_value(game, rule.profile))
         rules.append(entry)
@@ -62,11 +70,50 @@ def game_header(game: NormalFormGame) -> dict[str, Any]:
     }
 
 
+SELECTION_TEXT = {
+    "default": "where several equilibria exist, pure equilibria and smaller supports first; a branch valid on "
+               "the whole domain first",
+    "symmetric": "the symmetric equilibrium wherever one exists, else the default order",
+    "welfare": "the equilibrium with the largest sum of expected payoffs (ties: the default order)",
+    "all": "the default list, and under all_equilibria every equilibrium branch valid in each region",
+}
+
+
+def all_equilibria_json(derivation: Derivation) -> list[dict[str, Any]] | None:
+    """``select="all"``: each region (first match) with every equilibrium branch valid there."""
+    if derivation.all_equilibria is None:
+        return None
+    game = derivation.game
+    return [{"when": r.region.texts, "readable": r.readable.text if r.readable else "",
+             "profiles": [derivation.branches[k].profile.as_dict(game.players) for k in r.branches]}
+            for r in derivation.all_equilibria]
+
+
+def render_all_equilibria(derivation: Derivation) -> str:
+    """Text: each region and every equilibrium there (``symgame solve --select all``)."""
+    data = all_equilibria_json(derivation) or []
+    regions = derivation.all_equilibria or ()
+    game = derivation.game
+    lines = []
+    for k, entry in enumerate(data):
+        head = ("If " if k == 0 else "Else if ") + entry["readable"] if entry["readable"] else \
+            ("Always" if k == 0 else "Else")
+        lines.append(f"{head}: {len(entry['profiles'])} equilibri{'um' if len(entry['profiles']) == 1 else 'a'}")
+        for branch in (derivation.branches[i] for i in regions[k].branches):
+            lines.append("  - " + branch.profile.describe(game.players))
+    return "\n".join(lines)
+
+
 def derivation_json(derivation: Derivation) -> dict[str, Any]:
     """JSON of a derivation alone (what ``symgame solve`` prints)."""
     game = derivation.game
     out = {"symgame_version": __version__, **game_header(derivation.game)}
+    out["symbols"] = game.domain.names
     out["description"] = game.description
+    out["selection"] = {"method": derivation.selection, "description": SELECTION_TEXT[derivation.selection]}
+    every = all_equilibria_json(derivation)
+    if every is not None:
+        out["all_equilibria"] = every
     out["pdl"] = pdl_json(derivation.pdl, game)
     if derivation.stats is not None:
         s = derivation.stats
@@ -114,6 +161,9 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
     out = derivation_json(d)
     if analysis.player_pdls:
         out["player_pdls"] = {p.name: pdl_json(pdl) for p, pdl in zip(d.game.players, analysis.player_pdls)}
+    if analysis.welfare_violations is not None:
+        out["selection"]["checked_points"] = len(analysis.crosscheck.checks)
+        out["selection"]["violations"] = [point_dict(p) for p in analysis.welfare_violations]
     out["title"] = analysis.spec.title
     out["source"] = analysis.spec.source
     checks = analysis.crosscheck
@@ -186,7 +236,7 @@ def pdl_markdown(pdl: PDL) -> str:
         if k == len(pdl.rules) - 1:
             lines.append(f"{k + 1}. {'Else' if k else 'Always'}: {action}")
         else:
-            cond = " and ".join(f"`{a.pretty}`" for a in rule.region.atoms)
+            cond = f"`{rule.condition_text}`"
             lines.append(f"{k + 1}. {'If' if k == 0 else 'Else if'} {cond}: {action}")
     return "\n".join(lines)
 

@@ -25,9 +25,32 @@ _SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"
              "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
 
 
+_RELATIONS = {">=": r"$\geq$", "<=": r"$\leq$", "!=": r"$\neq$", "<": r"\textless{}", ">": r"\textgreater{}",
+              "|": r"\textbar{}", "`": "", '"': "''"}
+
+
 def escape(text: str) -> str:
-    """Escape LaTeX special characters in plain text."""
-    return "".join(_SPECIALS.get(ch, ch) for ch in text)
+    r"""Escape plain text for LaTeX: special characters, and relations in math mode.
+
+    In text mode with the default font encoding ``>`` and ``<`` print as an inverted question
+    mark and exclamation mark, so ``>=`` becomes ``$\geq$``.
+
+    Examples
+    --------
+    >>> escape("for every n >= 3, 50% of x_1 < 2")
+    'for every n $\\geq$ 3, 50\\% of x\\_1 \\textless{} 2'
+    """
+    out, k = [], 0
+    while k < len(text):
+        pair = text[k:k + 2]
+        if pair in _RELATIONS:
+            out.append(_RELATIONS[pair])
+            k += 2
+            continue
+        ch = text[k]
+        out.append(_RELATIONS.get(ch, _SPECIALS.get(ch, ch)))
+        k += 1
+    return "".join(out)
 
 
 def render(template: str, **context) -> str:
@@ -52,7 +75,9 @@ def cheatsheet_tex(title: str, source: str, pdl: PDL, verification: str,
     """
     rules = []
     for k, rule in enumerate(pdl.rules):
-        conditions = r" \;\wedge\; ".join(a.latex() for a in rule.region.atoms)
+        readable = rule.readable is not None and rule.readable.proved.value == "true"
+        conditions = (rule.readable.latex if readable and rule.region.atoms else  # type: ignore[union-attr]
+                      r" \;\wedge\; ".join(a.latex() for a in rule.region.atoms))
         lines = rule_lines(pdl, rule)
         if values is not None:
             lines.append(f"value for {escape(pdl.players[0].name)}: $\\displaystyle {sp.latex(values[k])}$")

@@ -11,6 +11,7 @@ from typing import Callable, Mapping, Sequence
 
 from ..engine.derive import Derivation, derive_equilibria
 from ..engine.pdl_builder import player_pdl
+from ..engine.selection import welfare_violations
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Profile, Rule
 from ..model.region import Atom, Domain, Region
@@ -102,6 +103,7 @@ class GameAnalysis:
     grid: GridCheck | None = None
     random: RandomNumericCheck | None = None
     player_pdls: tuple[PDL, ...] = ()
+    welfare_violations: tuple[Mapping[str, Fraction], ...] | None = None
 
 
 def analyse(spec: GameSpec, seed: int = 20221) -> GameAnalysis:
@@ -121,7 +123,9 @@ def analyse_derivation(spec: GameSpec, derivation: Derivation, seed: int = 20221
     grid = exhaustive_grid_check(game, pdl, spec.exhaustive_values) if spec.exhaustive_values else None
     random = random_numeric_check(game, pdl, spec.random_games, seed) if spec.random_games else None
     players = tuple(player_pdl(pdl, k) for k in range(len(game.players))) if len(game.players) == 2 else ()
-    return GameAnalysis(spec, derivation, certificate, crosscheck, published, claims, grid, random, players)
+    welfare = (tuple(welfare_violations(game, derivation.branches, pdl, points))
+               if derivation.selection == "welfare" else None)
+    return GameAnalysis(spec, derivation, certificate, crosscheck, published, claims, grid, random, players, welfare)
 
 
 def check_published(spec: GameSpec, game: NormalFormGame, derived: PDL) -> PublishedCheck:

@@ -148,10 +148,21 @@ def game_from_data(data: Any, source: str = "<game>") -> NormalFormGame:
     if not isinstance(zero_sum, bool):
         raise GameFileError(source, "zero_sum", "must be true or false")
     domain = Domain(tuple(parameters), tuple(assumptions))
+    check_nonempty(domain, source)
     description = data.get("description", "")
     if not isinstance(description, str):
         raise GameFileError(source, "description", "must be a string")
     return _build_game(name, domain, players, data["payoffs"], zero_sum, symbols, source, description)
+
+
+def check_nonempty(domain: Domain, source: str) -> None:
+    """Refuse assumptions that no parameter values satisfy (z3, exact); undecided domains pass."""
+    if not domain.assumptions:
+        return
+    from .decide import Decision, Z3Context, satisfiable
+
+    if satisfiable(Z3Context(domain), [], 10_000).satisfiable is Decision.FALSE:
+        raise GameFileError(source, "assumptions", "no parameter values satisfy the domain and the assumptions")
 
 
 def check_keys(data: Any, source: str, allowed: set[str], required: tuple[str, ...]) -> None:

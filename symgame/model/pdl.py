@@ -16,6 +16,7 @@ import sympy as sp
 
 from .expr import compile_exact, raw_point, to_fraction
 from .game import Player
+from .readable import Readable, pretty
 from .region import Domain, Region
 
 Strategy = tuple[sp.Expr, ...]
@@ -43,14 +44,14 @@ class Profile:
         """``{player: {action: "probability"}}`` in plain sympy syntax."""
         out: dict[str, dict[str, str]] = {}
         for player, strategy in zip(players, self.strategies):
-            out[player.name] = {a: sp.sstr(p) for a, p in zip(player.actions, strategy)
+            out[player.name] = {a: pretty(p) for a, p in zip(player.actions, strategy)
                                 if not (omit_zero and p == 0)}
         return out
 
     def describe(self, players: Sequence[Player]) -> str:
         parts = []
         for player, strategy in zip(players, self.strategies):
-            mix = [f"{a}: {sp.sstr(p)}" if p != 1 else a
+            mix = [f"{a}: {pretty(p)}" if p != 1 else a
                    for a, p in zip(player.actions, strategy) if p != 0]
             parts.append(f"{player.name} plays " + (mix[0] if len(mix) == 1 else "{" + ", ".join(mix) + "}"))
         return "; ".join(parts)
@@ -58,11 +59,23 @@ class Profile:
 
 @dataclass(frozen=True)
 class Rule:
-    """``if region then profile``; ``label`` says where the rule came from."""
+    """``if region then profile``; ``label`` says where the rule came from.
+
+    ``readable`` is the region as a person writes it, proved equivalent on the domain
+    (:func:`symgame.model.readable.readable_region`), when the engine computed one.
+    """
 
     region: Region
     profile: Profile
     label: str = ""
+    readable: Readable | None = None
+
+    @property
+    def condition_text(self) -> str:
+        """The readable condition when proved, else the engine's conditions joined by ``and``."""
+        if self.readable is not None and self.readable.proved.value == "true":
+            return self.readable.text
+        return " and ".join(a.pretty for a in self.region.atoms)
 
 
 @dataclass(frozen=True)
@@ -152,5 +165,5 @@ class PDL:
                 lines.append(f"{'Else' if index else 'Always'}: {action}")
             else:
                 keyword = "If" if index == 0 else "Else if"
-                lines.append(f"{keyword} {' and '.join(a.pretty for a in rule.region.atoms)}: {action}")
+                lines.append(f"{keyword} {rule.condition_text}: {action}")
         return "\n".join(lines)

@@ -84,7 +84,24 @@ def pdl_from_data(data: Any, game: NormalFormGame, source: str = "<pdl>") -> PDL
         raise GameFileError(source, "rules", f"more than {MAX_RULES} rules")
     names = {p.name: p.symbol for p in game.domain.parameters}
     built = tuple(_rule(rule, k, game, names, source) for k, rule in enumerate(rules))
+    if built[-1].region.atoms:
+        raise GameFileError(source, f"rules[{len(built) - 1}].if", "the last rule is the otherwise rule: it takes no 'if'")
+    _check_probabilities(built, game, source)
     return PDL(game.players, game.domain, built)
+
+
+def _check_probabilities(rules: tuple[Rule, ...], game: NormalFormGame, source: str) -> None:
+    """Numbers in [0, 1] summing to 1 per player (expressions are the claim's to answer for: the certificate
+    checks them where each rule fires)."""
+    for k, rule in enumerate(rules):
+        for player, strategy in zip(game.players, rule.profile.strategies):
+            where = f"rules[{k}].play.{player.name}"
+            for j, p in enumerate(strategy):
+                if p.is_number and not 0 <= p <= 1:
+                    raise GameFileError(source, f"{where}[{j}]", f"probability {p} is not in [0, 1]")
+            total = sp.cancel(sp.Add(*strategy))
+            if total.is_number and total != 1:
+                raise GameFileError(source, where, f"the probabilities sum to {total}, not 1")
 
 
 def _rule(spec: Any, k: int, game: NormalFormGame, names: dict[str, sp.Expr], source: str) -> Rule:

@@ -97,17 +97,26 @@ def clear_denominators(game: NormalFormGame, timeout_ms: int = 10_000) -> Normal
     return replace(game, payoffs=tuple(matrices), scales=tuple(scales))
 
 
-def _check_no_pole(ctx: Z3Context, den: sp.Expr, entry: sp.Expr, cell: tuple[int, int, int], timeout_ms: int) -> None:
+def pole_problem(ctx: Z3Context, expr: sp.Expr, timeout_ms: int = 10_000) -> str | None:
+    """``None`` when the denominator of ``expr`` never vanishes on the domain, else the one-line problem."""
+    den = sp.fraction(sp.cancel(sp.together(expr)))[1]
+    if not den.free_symbols:
+        return None
     answer = satisfiable(ctx, [ctx.term(sp.expand(den)) == 0], timeout_ms)
     if answer.satisfiable is Decision.FALSE:
-        return
+        return None
     if answer.satisfiable is Decision.UNDECIDED:
-        raise PoleError(*cell, f"cannot decide whether the denominator of {sp.sstr(entry)} vanishes on the "
-                        "domain (restrict the domain)")
+        return f"cannot decide whether the denominator of {sp.sstr(expr)} vanishes on the domain (restrict the domain)"
     assert answer.point is not None
     where = ", ".join(f"{name} = {sp.sstr(value)}" for name, value in answer.point.items())
-    raise PoleError(*cell, f"{sp.sstr(entry)} has a pole at {where}, inside the domain (restrict the domain, "
-                    "for instance with an assumption, to one side of it)")
+    return (f"{sp.sstr(expr)} has a pole at {where}, inside the domain (restrict the domain, for instance with an "
+            "assumption, to one side of it)")
+
+
+def _check_no_pole(ctx: Z3Context, den: sp.Expr, entry: sp.Expr, cell: tuple[int, int, int], timeout_ms: int) -> None:
+    problem = pole_problem(ctx, entry, timeout_ms)
+    if problem is not None:
+        raise PoleError(*cell, problem)
 
 
 def _sign(ctx: Z3Context, den: sp.Expr, player: int, timeout_ms: int) -> int:
@@ -124,4 +133,4 @@ def _sign(ctx: Z3Context, den: sp.Expr, player: int, timeout_ms: int) -> int:
                     "(split the domain with an assumption)")
 
 
-__all__ = ["PoleError", "clear_denominators", "is_polynomial"]
+__all__ = ["PoleError", "clear_denominators", "is_polynomial", "pole_problem"]
