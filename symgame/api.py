@@ -511,7 +511,7 @@ def equilibria_json(game: NormalFormGame, found: EquilibriumSet) -> dict[str, An
             "components": [{"equilibria": list(c.equilibria)} for c in found.components], "complete": found.complete}
 
 
-def tree_equilibria_json(path: str | Path) -> dict[str, Any]:
+def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]:
     """Every equilibrium of a two-player Gambit game tree (any sum), through its strategic form.
 
     The extreme equilibria and maximal convex sets of the strategic form (pure strategies: one action per
@@ -519,8 +519,13 @@ def tree_equilibria_json(path: str | Path) -> dict[str, Any]:
     strategies over those pure strategies and, when the tree has perfect recall, as behaviour strategies
     (Kuhn's theorem; an information set the strategy never reaches is ``null``). ``complete`` refers to the
     extreme equilibria of the strategic form; distinct ones may give the same behaviour profile.
+
+    When the strategic form is too large to enumerate every vertex, or with ``every=False``, the
+    Lemke–Howson algorithm (:mod:`symgame.engine.lemke_howson`, exact pivoting) gives equilibria from
+    each starting label (``every=False``: the first only) and ``complete`` is false.
     """
     from .engine.enummixed import enummixed_solve
+    from .errors import LimitError
     from .model.gambit import GambitError, behaviour_from_mixed, load_efg, tree_to_strategic
 
     try:
@@ -534,7 +539,14 @@ def tree_equilibria_json(path: str | Path) -> dict[str, Any]:
     rows, cols = form.shape
     a = [[form.payoff((i, j))[0] for j in range(cols)] for i in range(rows)]
     b = [[form.payoff((i, j))[1] for j in range(cols)] for i in range(rows)]
-    found = enummixed_solve(a, b)
+    method = "strategic form, vertex enumeration"
+    try:
+        if not every:
+            raise LimitError("one equilibrium asked for")
+        found = enummixed_solve(a, b)
+    except LimitError:
+        found = _lemke_howson_set(a, b, rows + cols if every else 1)
+        method = "strategic form, Lemke-Howson from " + (f"each of the {rows + cols} labels" if every else "label 0")
     recall = tree.imperfect_recall() is None
     out = []
     for e in found.equilibria:
@@ -551,10 +563,23 @@ def tree_equilibria_json(path: str | Path) -> dict[str, Any]:
                     None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
                     for key, probs in rules.items()}
         out.append(entry)
-    return {"game": tree.title, "players": list(tree.players), "method": "strategic form, vertex enumeration",
+    return {"game": tree.title, "players": list(tree.players), "method": method,
             "strategies": {name: list(names) for name, names in zip(tree.players, form.strategies)},
             "equilibria": out, "components": [{"equilibria": list(c.equilibria)} for c in found.components],
             "complete": found.complete, "perfect_recall": recall}
+
+
+def _lemke_howson_set(a, b, labels: int) -> EquilibriumSet:
+    """The distinct equilibria Lemke–Howson reaches from the first ``labels`` labels (not complete)."""
+    from .engine.enummixed import EquilibriumSet
+    from .engine.lemke_howson import lemke_howson_solve
+
+    found: list = []
+    for label in range(labels):
+        eq = lemke_howson_solve(a, b, label)
+        if all((eq.row, eq.column) != (e.row, e.column) for e in found):
+            found.append(eq)
+    return EquilibriumSet(tuple(found), (), complete=False)
 
 
 def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 14):

@@ -346,6 +346,8 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
     try:
         game = load_efg(args.file)
     except EfgError as exc:
+        if "zero-sum (or constant-sum)" in str(exc):      # general sum: one equilibrium by Lemke-Howson
+            return _solve_all_tree(args, every=False)
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
     form = build_sequence_form(game)
@@ -412,13 +414,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_all_tree(args: argparse.Namespace) -> int:
+def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
     from .api import tree_equilibria_json
     from .errors import InputError, LimitError
     from .export.documents import dumps
 
     try:
-        data = tree_equilibria_json(args.file)
+        data = tree_equilibria_json(args.file, every)
     except LimitError as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -428,8 +430,12 @@ def _solve_all_tree(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(dumps(data))
         return 0
-    print(f"{data['game']}: {len(data['equilibria'])} extreme equilibria of the strategic form in "
-          f"{len(data['components'])} maximal convex sets (complete, each verified by exact regret)")
+    if data["complete"]:
+        print(f"{data['game']}: {len(data['equilibria'])} extreme equilibria of the strategic form in "
+              f"{len(data['components'])} maximal convex sets (complete, each verified by exact regret)")
+    else:
+        print(f"{data['game']}: {len(data['equilibria'])} equilibri{'um' if len(data['equilibria']) == 1 else 'a'} "
+              f"({data['method']}; not necessarily all; each verified by exact regret)")
     for k, e in enumerate(data["equilibria"]):
         shown = e.get("behaviour") or e["profile"]
         parts = "; ".join(f"{name}: " + ", ".join(f"{s} {v}" for s, v in probs.items() if v not in ("0", None))

@@ -30,7 +30,6 @@ HEADER = 'EFG 2 R "g" { "a" "b" }\n""\n'
 
 
 @pytest.mark.parametrize("body, fragment", [
-    ('c "" 1 "" { "x" 1/2 "y" 1/2 } 0\nt "" 1 "" { 1, 2 }\nt "" 2 "" { 0, 0 }\n', "zero-sum"),
     ('c "" 1 "" { "x" 1/2 "y" 1/3 } 0\nt "" 1 "" { 1, -1 }\nt "" 2 "" { 0, 0 }\n', "sum to 1"),
     ('p "" 3 1 "" { "x" } 0\nt "" 1 "" { 1, -1 }\n', "player 3 does not exist"),
     ('q "" 1\n', "unknown node type"),
@@ -198,3 +197,29 @@ def test_convert_between_the_formats_keeps_the_payoffs(tmp_path):
     assert main(["convert", str(efg), str(tmp_path / "t.nfg")]) == 0
     assert load_nfg(tmp_path / "t.nfg").shape == (4, 2)
     assert main(["convert", str(tmp_path / "g.yaml"), str(tmp_path / "x.efg")]) == 2
+
+
+GENERAL_SUM_TREE = """\
+EFG 2 R "entry" { "Entrant" "Incumbent" } ""
+p "" 1 1 "" { "out" "in" } 0
+t "" 1 "" { 0, 2 }
+p "" 2 1 "" { "fight" "share" } 0
+t "" 2 "" { -1, -1 }
+t "" 3 "" { 1, 1 }
+"""
+
+
+def test_general_sum_tree_gets_one_verified_equilibrium(tmp_path, capsys):
+    """Not constant-sum: `symgame solve` gives one equilibrium by Lemke-Howson on the strategic form (entry
+    deterrence: the entrant enters and the incumbent shares, the subgame-perfect outcome)."""
+    import json as _json
+
+    from symgame.cli import main as cli
+
+    path = tmp_path / "entry.efg"
+    path.write_text(GENERAL_SUM_TREE)
+    assert cli(["solve", str(path), "--json"]) == 0
+    data = _json.loads(capsys.readouterr().out)
+    assert data["complete"] is False and "Lemke-Howson" in data["method"]
+    [eq] = data["equilibria"]
+    assert eq["verified"] and eq["payoffs"] == {"Entrant": "1", "Incumbent": "1"}

@@ -54,3 +54,33 @@ def test_generic_games_agree_with_nashpy_vertex_enumeration(m, n, data):
 def test_the_size_bound_is_a_clear_error():
     with pytest.raises(LimitError, match="candidate bases"):
         enummixed_solve([[0] * 20] * 20, [[0] * 20] * 20)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_lemke_howson_reaches_a_verified_extreme_equilibrium_from_every_label(m, n, data):
+    """Small integer payoffs make many games degenerate: the lexicographic rule must still end, at an extreme
+    equilibrium that vertex enumeration also finds, and nashpy's float Lemke-Howson agrees where the game
+    is nondegenerate enough for it."""
+    from symgame.engine.lemke_howson import lemke_howson_solve
+
+    entries = st.integers(-2, 2)
+    a = data.draw(st.lists(st.lists(entries, min_size=n, max_size=n), min_size=m, max_size=m))
+    b = data.draw(st.lists(st.lists(entries, min_size=n, max_size=n), min_size=m, max_size=m))
+    extreme = {(e.row, e.column) for e in enummixed_solve(a, b).equilibria}
+    for label in range(m + n):
+        eq = lemke_howson_solve(a, b, label)
+        assert eq.verified and (eq.row, eq.column) in extreme
+
+
+def test_lemke_howson_on_a_game_too_large_for_enumeration():
+    from symgame.engine.lemke_howson import lemke_howson_solve
+
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(-9, 10, (40, 40)).tolist(), rng.integers(-9, 10, (40, 40)).tolist()
+    with pytest.raises(LimitError):
+        enummixed_solve(a, b)
+    eq = lemke_howson_solve(a, b)
+    assert eq.verified
+    x, y = np.array([float(v) for v in eq.row]), np.array([float(v) for v in eq.column])
+    assert (np.array(a) @ y).max() - x @ np.array(a) @ y < 1e-9 and (x @ np.array(b)).max() - x @ np.array(b) @ y < 1e-9

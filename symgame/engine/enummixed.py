@@ -76,7 +76,8 @@ class EquilibriumSet:
     complete: bool = True
 
 
-def _as_fractions(matrix: Matrix) -> list[list[Fraction]]:
+def as_fractions(matrix: Matrix) -> list[list[Fraction]]:
+    """A matrix of exact numbers as ``Fraction`` rows."""
     return [[Fraction(v) for v in row] for row in matrix]
 
 
@@ -110,7 +111,7 @@ def enummixed_solve(A: Matrix, B: Matrix) -> EquilibriumSet:
     LimitError
         When ``C(m + n, m)`` exceeds :data:`MAX_BASES`.
     """
-    a, b = _as_fractions(A), _as_fractions(B)
+    a, b = as_fractions(A), as_fractions(B)
     m, n = len(a), len(a[0]) if a else 0
     if m == 0 or n == 0 or any(len(r) != n for r in a) or len(b) != m or any(len(r) != n for r in b):
         raise ValueError("A and B must be m x n matrices with m, n >= 1")
@@ -138,7 +139,7 @@ def enummixed_solve(A: Matrix, B: Matrix) -> EquilibriumSet:
     for i, j in pairs:
         x, y = _normalise(xs[i]), _normalise(ys[j])
         index[(i, j)] = len(equilibria)
-        equilibria.append(_equilibrium(a, b, x, y))
+        equilibria.append(verified_equilibrium(a, b, x, y))
     components = []
     for rows_used, cols_used in _maximal_bicliques(pairs):
         members = tuple(sorted(index[(i, j)] for i in rows_used for j in cols_used))
@@ -153,8 +154,9 @@ def _normalise(z: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     return tuple(v / total for v in z)
 
 
-def _equilibrium(a: list[list[Fraction]], b: list[list[Fraction]], x: tuple[Fraction, ...],
-                 y: tuple[Fraction, ...]) -> ExtremeEquilibrium:
+def verified_equilibrium(a: list[list[Fraction]], b: list[list[Fraction]], x: tuple[Fraction, ...],
+                         y: tuple[Fraction, ...]) -> ExtremeEquilibrium:
+    """The profile ``(x, y)`` with its payoffs and each player's exact regret (0 at an equilibrium)."""
     rows = [sum((a[i][j] * y[j] for j in range(len(y))), Fraction(0)) for i in range(len(x))]
     cols = [sum((b[i][j] * x[i] for i in range(len(x))), Fraction(0)) for j in range(len(y))]
     u1 = sum((x[i] * rows[i] for i in range(len(x))), Fraction(0))
