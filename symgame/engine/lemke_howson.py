@@ -29,36 +29,60 @@ MAX_PIVOTS = 100_000
 
 
 class _Tableau:
-    """``Σ_k T[i][k] v_k = rhs_i`` with one basic variable (coefficient 1) per row; ``slacks`` are the
-    columns of the initial basis, used for the lexicographic ratio test."""
+    """A dictionary: ``basic_i + Σ_k D[i][k] · nonbasic_k = rhs_i``, one row per basic variable.
 
-    def __init__(self, rows: list[list[Fraction]], basis: list[int], slacks: list[int]):
-        self.rows, self.rhs, self.basis, self.slacks = rows, [Fraction(1)] * len(rows), basis, slacks
+    Only the nonbasic columns are stored (``rows × n`` for the ``m``-row polytope), so a pivot costs
+    ``rows × nonbasic`` operations. ``slacks`` are the initial basis, used by the lexicographic ratio test.
+    """
+
+    def __init__(self, columns: list[int], rows: list[list[Fraction]], basis: list[int], slacks: list[int]):
+        self.nonbasic, self.rows, self.basis = columns, rows, basis
+        self.rhs = [Fraction(1)] * len(rows)
+        self.slacks = slacks
 
     def enter(self, var: int) -> int:
         """Pivot ``var`` into the basis; return the variable that leaves."""
-        candidates = [i for i, row in enumerate(self.rows) if row[var] > 0]
+        col = self.nonbasic.index(var)
+        candidates = [i for i, row in enumerate(self.rows) if row[col] > 0]
         if not candidates:
             raise ArithmeticError("unbounded Lemke-Howson step (cannot happen with positive payoffs)")
+        position = {v: k for k, v in enumerate(self.nonbasic)}
         best = candidates[0]
         for i in candidates[1:]:
-            if self._key(i, var) < self._key(best, var):
+            if self._less(i, best, col, position):
                 best = i
-        row = self.rows[best]
-        pivot = row[var]
-        self.rows[best] = row = [v / pivot for v in row]
-        self.rhs[best] /= pivot
+        a = self.rows[best][col]
+        row = [v / a for v in self.rows[best]]
+        row[col] = 1 / a
+        self.rhs[best] /= a
+        self.rows[best] = row
         for i, other in enumerate(self.rows):
-            factor = other[var]
-            if i != best and factor:
-                self.rows[i] = [v - factor * w for v, w in zip(other, row)]
-                self.rhs[i] -= factor * self.rhs[best]
-        left, self.basis[best] = self.basis[best], var
+            f = other[col]
+            if i == best or not f:
+                continue
+            updated = [v - f * w for v, w in zip(other, row)]
+            updated[col] = -f * row[col]
+            self.rows[i] = updated
+            self.rhs[i] -= f * self.rhs[best]
+        left = self.basis[best]
+        self.basis[best], self.nonbasic[col] = var, left
         return left
 
-    def _key(self, i: int, var: int) -> tuple[Fraction, ...]:
-        a = self.rows[i][var]
-        return (self.rhs[i] / a,) + tuple(self.rows[i][s] / a for s in self.slacks)
+    def _coefficient(self, i: int, var: int, position: dict[int, int]) -> Fraction:
+        if self.basis[i] == var:
+            return Fraction(1)
+        k = position.get(var)
+        return self.rows[i][k] if k is not None else Fraction(0)
+
+    def _less(self, i: int, j: int, col: int, position: dict[int, int]) -> bool:
+        """Row ``i`` before row ``j`` in the lexicographic ratio test (entries compared lazily)."""
+        a_i, a_j = self.rows[i][col], self.rows[j][col]
+        difference = self.rhs[i] * a_j - self.rhs[j] * a_i          # both pivots positive
+        for s in self.slacks:
+            if difference:
+                break
+            difference = self._coefficient(i, s, position) * a_j - self._coefficient(j, s, position) * a_i
+        return difference < 0
 
     def values(self, count: int) -> list[Fraction]:
         out = [Fraction(0)] * count
@@ -80,11 +104,11 @@ def lemke_howson_solve(A: Matrix, B: Matrix, label: int = 0, max_pivots: int = M
     shift_a = 1 - min(v for r in a for v in r)
     shift_b = 1 - min(v for r in b for v in r)
     # P: variables x_0..x_{m-1} (labels 0..m-1), slacks s_j (variable m + j, label m + j): B'ᵀx + s = 1
-    p = _Tableau([[b[i][j] + shift_b for i in range(m)] + [Fraction(int(k == j)) for k in range(n)]
-                  for j in range(n)], [m + j for j in range(n)], [m + j for j in range(n)])
+    p = _Tableau(list(range(m)), [[b[i][j] + shift_b for i in range(m)] for j in range(n)],
+                 [m + j for j in range(n)], [m + j for j in range(n)])
     # Q: variables y_j (variable m + j, label m + j), slacks r_i (variable i, label i): A'y + r = 1
-    q = _Tableau([[Fraction(int(k == i)) for k in range(m)] + [a[i][j] + shift_a for j in range(n)]
-                  for i in range(m)], list(range(m)), list(range(m)))
+    q = _Tableau([m + j for j in range(n)], [[a[i][j] + shift_a for j in range(n)] for i in range(m)],
+                 list(range(m)), list(range(m)))
     # a variable's label is its index; P holds x (0..m-1) and s (m..), Q holds r (0..m-1) and y (m..)
     tableau, entering = (p, label) if label < m else (q, label)
     for _ in range(max_pivots):
