@@ -24,20 +24,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, overload
 
 from .errors import InputError
 
 if TYPE_CHECKING:      # heavy modules are imported where they are used, so `import symgame` stays fast
     from .engine.derive import Derivation
     from .engine.enummixed import EquilibriumSet
+    from .engine.enumpoly import EnumPolyResult
     from .games.analysis import GameAnalysis, PublishedCheck
     from .model.extensive import ExtensiveGame
+    from .model.gambit import GambitTree, StrategicGame
     from .model.game import NormalFormGame
     from .model.pdl import PDL, Choice
     from .model.polygame import PolynomialGame
 
-__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json", "tree_equilibria_json"]
+__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json",
+           "tree_equilibria_json", "strategic_equilibria_json"]
 
 
 def _cell_text(value: Any, where: str) -> str:
@@ -202,9 +205,13 @@ def _players(players: Sequence[Any] | None, shape: tuple[int, int]) -> list[dict
     return out
 
 
-def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
-    """Read a game file: Gambit ``.nfg`` (one or two players) or ``.efg`` (two-player constant-sum), or a
-    YAML/JSON normal-form or polynomial game.
+def load(path: str | Path) -> NormalFormGame | StrategicGame | PolynomialGame | ExtensiveGame:
+    """Read a game file: Gambit ``.nfg`` or ``.efg`` (two-player constant-sum), or a YAML/JSON normal-form or
+    polynomial game.
+
+    A ``.nfg`` file of one or two players gives a :class:`~symgame.model.game.NormalFormGame` (for
+    :func:`solve` and :func:`all_equilibria`), one of three or more players a
+    :class:`~symgame.model.gambit.StrategicGame` (for :func:`all_equilibria`).
 
     A YAML/JSON file whose players declare ``variables`` is a polynomial game, and one with a ``root`` a
     game tree compiled to its behaviour polynomials (both for :func:`atlas`); otherwise a normal-form game
@@ -227,7 +234,8 @@ def load(path: str | Path) -> NormalFormGame | PolynomialGame | ExtensiveGame:
         if path.suffix.lower() == ".efg":
             return load_efg(path)
         if path.suffix.lower() == ".nfg":
-            return to_normal_form(load_nfg(path), str(path))
+            strategic = load_nfg(path)
+            return strategic if len(strategic.players) > 2 else to_normal_form(strategic, str(path))
         data, source = read_document(path)
         players = data.get("players") if isinstance(data, dict) else None
         if (isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players)) \
@@ -469,11 +477,25 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     return Solution(analyse_derivation(spec, derivation, seed))
 
 
-def all_equilibria(game: NormalFormGame, point: Mapping[str, Any] | None = None, **values: Any) -> EquilibriumSet:
-    """Every equilibrium of a one- or two-player normal-form game at a point: the extreme equilibria and the
-    maximal convex sets they span, exact and complete (:mod:`symgame.engine.enummixed`).
+@overload
+def all_equilibria(game: NormalFormGame, point: Mapping[str, Any] | None = None, **values: Any) -> EquilibriumSet: ...
 
-    Parameters are fixed by ``point`` or keywords (a game without parameters needs none).
+
+@overload
+def all_equilibria(game: StrategicGame, point: Mapping[str, Any] | None = None, **values: Any) -> EnumPolyResult: ...
+
+
+def all_equilibria(game: NormalFormGame | StrategicGame, point: Mapping[str, Any] | None = None,
+                   **values: Any) -> EquilibriumSet | EnumPolyResult:
+    """Every equilibrium of a finite normal-form game at a point, exact and complete.
+
+    A one- or two-player :class:`~symgame.model.game.NormalFormGame` gives an
+    :class:`~symgame.engine.enummixed.EquilibriumSet`: the extreme equilibria and the maximal convex sets they
+    span (:mod:`symgame.engine.enummixed`). Parameters are fixed by ``point`` or keywords (a game without
+    parameters needs none). A :class:`~symgame.model.gambit.StrategicGame` (a Gambit ``.nfg`` game, any
+    number of players) gives an :class:`~symgame.engine.enumpoly.EnumPolyResult`: the isolated equilibria
+    with exact algebraic probabilities and the families of positive dimension
+    (:mod:`symgame.engine.enumpoly`).
 
     Examples
     --------
@@ -483,9 +505,26 @@ def all_equilibria(game: NormalFormGame, point: Mapping[str, Any] | None = None,
     ['1 0 1 0', '1/2 1/2 2/3 1/3', '0 1 0 1']
     >>> found.complete, all(e.verified for e in found.equilibria)
     (True, True)
+
+    Three players, each paid 1 for matching the next one's choice (the third matches the first):
+
+    >>> from symgame.model.gambit import read_nfg
+    >>> ring = read_nfg('NFG 1 R "ring" { "1" "2" "3" } { 2 2 2 } 1 1 1 0 1 0 0 0 1 1 0 0 '
+    ...                 '1 0 0 0 0 1 0 1 0 1 1 1')
+    >>> found = all_equilibria(ring)
+    >>> found.complete, len(found.equilibria), found.families
+    (True, 3, ())
+    >>> [" ".join(str(p) for mix in e.profile for p in mix) for e in found.equilibria]
+    ['1 0 1 0 1 0', '0 1 0 1 0 1', '1/2 1/2 1/2 1/2 1/2 1/2']
     """
     from .engine.enummixed import enummixed_solve
+    from .engine.enumpoly import enumpoly_solve
+    from .model.gambit import StrategicGame
 
+    if isinstance(game, StrategicGame):
+        if point or values:
+            raise InputError("point: a Gambit strategic game has no parameters")
+        return enumpoly_solve(game)
     chosen = _point(point, values)
     names = set(game.domain.names)
     if set(chosen) != names:
@@ -511,8 +550,65 @@ def equilibria_json(game: NormalFormGame, found: EquilibriumSet) -> dict[str, An
             "components": [{"equilibria": list(c.equilibria)} for c in found.components], "complete": found.complete}
 
 
+def _strategy_names(names: Sequence[str]) -> list[str]:
+    return [s if s and list(names).count(s) == 1 else f"{s or 's'}{j + 1}" for j, s in enumerate(names)]
+
+
+def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: GambitTree | None = None
+                              ) -> dict[str, Any]:
+    """The JSON contract of ``symgame solve`` for games of three or more players (and of ``--all`` for any):
+    the isolated equilibria (exact ``profile`` as strings, ``approx`` floats, ``payoffs``, ``verified``, and
+    for a tree with perfect recall ``behaviour``), the ``families`` of positive dimension (``support``, their
+    ``equations`` and ``inequalities`` in ``p<player>_<strategy>``, an exact ``witness`` or null), the ``undecided`` supports,
+    strategies ``removed`` as dominated or ``merged`` as duplicates, and ``complete``."""
+    from .model.gambit import behaviour_from_mixed
+
+    players = [name or f"Player {k + 1}" for k, name in enumerate(game.players)]
+    strategies = [_strategy_names(names) for names in game.strategies]
+
+    def profile(e) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "profile": {name: {s: str(p) for s, p in zip(names, mix)}
+                        for name, names, mix in zip(players, strategies, e.profile)},
+            "approx": {name: {s: float(f"{float(p):.12g}") for s, p in zip(names, mix)}
+                       for name, names, mix in zip(players, strategies, e.profile)},
+            "payoffs": {name: str(v) for name, v in zip(players, e.payoffs)}, "verified": e.verified}
+        if tree is not None and tree.imperfect_recall() is None:
+            entry["behaviour"] = {}
+            for k, (name, mix) in enumerate(zip(players, e.profile)):
+                rules = behaviour_from_mixed(tree, k + 1, mix)
+                entry["behaviour"][name] = {
+                    tree.infosets[key].name or f"{key[0]}:{key[1]}":
+                    None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
+                    for key, probs in rules.items()}
+        return entry
+
+    def support(s) -> dict[str, list[str]]:
+        return {name: [names[a] for a in mine] for name, names, mine in zip(players, strategies, s)}
+
+    return {
+        "game": game.title, "players": players,
+        "method": "support enumeration on polynomial systems, exact (z3 and Groebner bases)",
+        "strategies": dict(zip(players, strategies)),
+        "equilibria": [profile(e) for e in found.equilibria],
+        "families": [{"support": support(f.support), "equations": list(f.equations),
+                      "inequalities": list(f.inequalities),
+                      "witness": None if f.witness is None else profile(f.witness)} for f in found.families],
+        "undecided": [support(s) for s in found.undecided],
+        "removed": {name: [names[a] for a in gone] for name, names, gone in zip(players, strategies, found.removed)
+                    if gone},
+        "merged": {name: [[names[a] for a in group] for group in groups]
+                   for name, names, groups in zip(players, strategies, found.merged) if groups},
+        "supports": found.supports, "pruned": found.pruned, "complete": found.complete,
+        "perfect_recall": None if tree is None else tree.imperfect_recall() is None,
+    }
+
+
 def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]:
-    """Every equilibrium of a two-player Gambit game tree (any sum), through its strategic form.
+    """Every equilibrium of a Gambit game tree (any sum), through its strategic form.
+
+    A tree of one or three or more players gives :func:`strategic_equilibria_json` (support enumeration on
+    polynomial systems, :mod:`symgame.engine.enumpoly`); the rest of this text is about two players.
 
     The extreme equilibria and maximal convex sets of the strategic form (pure strategies: one action per
     information set) are enumerated exactly (:func:`all_equilibria`'s method); each is given as mixed
@@ -530,12 +626,12 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
 
     try:
         tree = load_efg(path)
-        if len(tree.players) != 2:
-            raise GambitError(f"{path}: all equilibria of trees are computed for two players so far; this one has "
-                              f"{len(tree.players)}")
         form = tree_to_strategic(tree, source=str(path))
     except GambitError as exc:
         raise InputError(str(exc)) from None
+    if len(tree.players) != 2:
+        from .engine.enumpoly import enumpoly_solve
+        return strategic_equilibria_json(form, enumpoly_solve(form), tree)
     rows, cols = form.shape
     a = [[form.payoff((i, j))[0] for j in range(cols)] for i in range(rows)]
     b = [[form.payoff((i, j))[1] for j in range(cols)] for i in range(rows)]

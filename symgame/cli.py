@@ -348,6 +348,8 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
     except EfgError as exc:
         if "zero-sum (or constant-sum)" in str(exc):      # general sum: one equilibrium by Lemke-Howson
             return _solve_all_tree(args, every=False)
+        if "takes two-player games" in str(exc):         # one, three or more players: every equilibrium
+            return _solve_all_tree(args)
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
     form = build_sequence_form(game)
@@ -379,7 +381,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     try:
         if args.file.suffix.lower() == ".nfg":
-            game = to_normal_form(load_nfg(args.file), str(args.file))
+            strategic = load_nfg(args.file)
+            if len(strategic.players) > 2:
+                return _solve_strategic(args, strategic)
+            game = to_normal_form(strategic, str(args.file))
         else:
             game = load_game_file(args.file)
     except (GameFileError, GambitError) as exc:
@@ -430,6 +435,9 @@ def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
     if args.json:
         sys.stdout.write(dumps(data))
         return 0
+    if "families" in data:
+        _print_enumpoly(data)
+        return 0
     if data["complete"]:
         print(f"{data['game']}: {len(data['equilibria'])} extreme equilibria of the strategic form in "
               f"{len(data['components'])} maximal convex sets (complete, each verified by exact regret)")
@@ -445,6 +453,62 @@ def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
                           for name, probs in shown.items())
         print(f"  {k + 1}. {parts}  (payoffs {', '.join(e['payoffs'].values())})")
     return 0
+
+
+def _solve_strategic(args: argparse.Namespace, game) -> int:
+    """``symgame solve FILE.nfg`` with three or more players: every equilibrium (support enumeration)."""
+    from .api import strategic_equilibria_json
+    from .engine.enumpoly import enumpoly_solve
+    from .errors import LimitError
+    from .export.documents import dumps
+
+    try:
+        data = strategic_equilibria_json(game, enumpoly_solve(game))
+    except LimitError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
+    if args.json:
+        sys.stdout.write(dumps(data))
+    else:
+        _print_enumpoly(data)
+    return 0
+
+
+def _mix_text(profile: dict) -> str:
+    return "; ".join(f"{name} plays {{" + ", ".join(f"{s}: {v}" for s, v in probs.items() if v != "0") + "}"
+                     for name, probs in profile.items())
+
+
+def _shown(e: dict) -> str:
+    """An equilibrium's text: behaviour strategies when the tree gives them, else mixed strategies."""
+    if "behaviour" not in e:
+        return _mix_text(e["profile"])
+    return "; ".join(f"{name}: " + ", ".join(
+        f"[{infoset}] " + ("{" + ", ".join(f"{a}: {p}" for a, p in probs.items() if p != "0") + "}"
+                           if probs is not None else "unreached") for infoset, probs in rules.items())
+        for name, rules in e["behaviour"].items())
+
+
+def _print_enumpoly(data: dict) -> None:
+    """The text form of :func:`symgame.api.strategic_equilibria_json`."""
+    count, families = len(data["equilibria"]), len(data["families"])
+    status = "complete" if data["complete"] else f"NOT complete: {len(data['undecided'])} supports undecided"
+    print(f"{data['game']}: {count} isolated equilibri{'um' if count == 1 else 'a'} and {families} "
+          f"famil{'y' if families == 1 else 'ies'} of equilibria ({status}; {data['supports']} supports, "
+          f"each equilibrium verified by exact regret)")
+    for k, e in enumerate(data["equilibria"]):
+        print(f"  {k + 1}. {_shown(e)}  (payoffs {', '.join(e['payoffs'].values())})")
+    for k, f in enumerate(data["families"]):
+        support = "; ".join(f"{name}: {', '.join(s)}" for name, s in f["support"].items())
+        conditions = "; ".join(f["equations"] + f["inequalities"]) or "no condition"
+        print(f"  family {k + 1} on support [{support}]: {conditions}")
+        if f["witness"] is not None:
+            print(f"     e.g. {_shown(f['witness'])}")
+    for s in data["undecided"]:
+        print("  undecided support: " + "; ".join(f"{name}: {', '.join(v)}" for name, v in s.items()))
+    for name, groups in data["merged"].items():
+        for group in groups:
+            print(f"  {name}'s strategies {', '.join(group)} are duplicates: only {group[0]} is listed")
 
 
 def _solve_all(args: argparse.Namespace, game) -> int:

@@ -1,0 +1,482 @@
+"""Every Nash equilibrium of a finite game with any number of players, exactly: support enumeration on
+polynomial systems.
+
+For every support profile :math:`S = (S_1, \\ldots, S_n)` the equilibria with exactly that support solve
+
+.. math::  u_i(a, \\sigma_{-i}) = u_i(a_0, \\sigma_{-i})\\ (a \\in S_i),\\qquad
+           \\sigma_i(a) > 0\\ (a \\in S_i),\\qquad u_i(b, \\sigma_{-i}) \\le u_i(a_0, \\sigma_{-i})\\ (b \\notin S_i)
+
+with :math:`\\sum_a \\sigma_i(a) = 1` (McKelvey and McLennan, "Computation of equilibria in finite games",
+*Handbook of Computational Economics* I, 1996, Section 6; the method of Gambit's ``enumpoly``). symgame
+decides each support exactly instead of by floating-point homotopy:
+
+1. strictly dominated strategies are removed (iteratively, by pure strategies), and a support is skipped
+   when one of its strategies is strictly dominated against the opponents' supports ("conditional
+   dominance", ibid.);
+2. z3's nonlinear real arithmetic (a complete decision procedure, Jovanović and de Moura, "Solving
+   non-linear arithmetic", IJCAR 2012) decides whether the system has a real solution at all;
+3. when it has, a Gröbner basis decides whether the equations have finitely many complex solutions; if so
+   every real one is found exactly (:func:`symgame.engine.algebraic.real_solutions`) and the strict and weak
+   inequalities are decided exactly, giving isolated equilibria with rational or real algebraic coordinates;
+4. otherwise the equilibria with that support form a *family* (a semialgebraic set of positive dimension
+   over the complex numbers): it is reported as such, with its equations and one exact member found by
+   fixing free coordinates at rationals.
+
+The list is *complete* when every support was decided; a support z3 could not decide in its time limit is
+named in ``undecided``. Every equilibrium is checked by exact regret on the whole game.
+
+Examples
+--------
+>>> from symgame.model.gambit import read_nfg
+>>> game = read_nfg('''NFG 1 R "Three players" { "1" "2" "3" } { 2 2 2 }
+... 3 1 3  0 0 3  0 3 3  3 1 1  2 3 1  2 1 0  3 1 3  1 1 2''')
+>>> result = enumpoly_solve(game)
+>>> result.complete, len(result.equilibria), len(result.families)
+(True, 1, 0)
+>>> [[str(p) for p in mix] for mix in result.equilibria[0].profile]
+[['-2 + sqrt(7)', '3 - sqrt(7)'], ['5/18 - sqrt(7)/18', 'sqrt(7)/18 + 13/18'], ['11/19 - sqrt(7)/19', 'sqrt(7)/19 + 8/19']]
+>>> result.equilibria[0].verified
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations, product
+from math import prod
+from typing import Iterator, Sequence
+
+import sympy as sp
+import z3
+
+from ..errors import LimitError
+from ..model.gambit import StrategicGame
+from .algebraic import Algebraic, NumberField, rational_field, real_solutions
+
+#: Largest number of support profiles (after dominance) the enumeration will try.
+MAX_SUPPORTS = 200_000
+#: z3's time per support, in milliseconds, for the existence of a family member.
+SUPPORT_TIMEOUT_MS = 10_000
+#: z3's time for the first test of a support (most supports have no solution and are settled here).
+QUICK_MS = 1_000
+#: Largest number of unknown probabilities of a support whose equations are solved by Gröbner bases;
+#: a larger support z3 cannot rule out quickly is reported as undecided.
+MAX_VARIABLES = 8
+
+Support = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class PolyEquilibrium:
+    """One equilibrium with exact (rational or real algebraic) probabilities.
+
+    Attributes
+    ----------
+    profile : tuple of tuples of Algebraic
+        Each player's probabilities over their strategies (all of them, in the game's order).
+    payoffs : tuple of Algebraic
+        Each player's expected payoff.
+    regret : tuple of int
+        The sign of each player's largest gain from deviating (0: none), computed on the whole game.
+    """
+
+    profile: tuple[tuple[Algebraic, ...], ...]
+    payoffs: tuple[Algebraic, ...]
+    regret: tuple[int, ...]
+
+    @property
+    def verified(self) -> bool:
+        """Exact regret 0 for every player."""
+        return all(r == 0 for r in self.regret)
+
+    @property
+    def support(self) -> Support:
+        return tuple(tuple(k for k, p in enumerate(mix) if p.sign() > 0) for mix in self.profile)
+
+    def approx(self) -> tuple[tuple[float, ...], ...]:
+        return tuple(tuple(float(p) for p in mix) for mix in self.profile)
+
+
+@dataclass(frozen=True)
+class EquilibriumFamily:
+    """The equilibria with one support when their equations have infinitely many complex solutions.
+
+    Attributes
+    ----------
+    support : Support
+        Each player's strategies played with positive probability.
+    equations : tuple of str
+        The indifference equations as a reduced Gröbner basis (variables ``p<player>_<strategy>``, numbered
+        from 1, each player's first support strategy eliminated through the sum 1). The family is the set of
+        their real solutions with every support probability positive and no profitable deviation.
+    witness : PolyEquilibrium or None
+        One exact member (``None`` if none could be pinned down; the family still exists: z3 found a point).
+    inequalities : tuple of str
+        No profitable deviation to a strategy outside the support, in the same variables (``... <= 0``; those
+        that hold everywhere are left out).
+    """
+
+    support: Support
+    equations: tuple[str, ...]
+    witness: PolyEquilibrium | None
+    inequalities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnumPolyResult:
+    """What :func:`enumpoly_solve` found.
+
+    Attributes
+    ----------
+    equilibria : tuple of PolyEquilibrium
+        The isolated equilibria (each the only one with its support, up to finitely many).
+    families : tuple of EquilibriumFamily
+        Supports whose equilibria form a set of positive dimension.
+    undecided : tuple of Support
+        Supports z3 could not decide in time.
+    supports : int
+        Support profiles examined after dominance.
+    pruned : int
+        Of those, skipped by conditional dominance.
+    removed : tuple of tuples of int
+        Strategies removed as strictly dominated, per player (with their duplicates).
+    merged : tuple of tuples of tuples of int
+        Per player, groups of strategies with identical payoffs (to every player, against everything): only
+        the first of a group is enumerated; moving its probability to the others of the group gives the
+        same outcome and is an equilibrium as well (not listed separately).
+    """
+
+    equilibria: tuple[PolyEquilibrium, ...]
+    families: tuple[EquilibriumFamily, ...]
+    undecided: tuple[Support, ...]
+    supports: int
+    pruned: int
+    removed: tuple[tuple[int, ...], ...]
+    merged: tuple[tuple[tuple[int, ...], ...], ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """True when every support was decided (the isolated equilibria and families are all of them)."""
+        return not self.undecided
+
+
+@dataclass
+class _Tables:
+    game: StrategicGame
+    shape: tuple[int, ...]
+    payoff: dict[tuple[int, ...], tuple[Fraction, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, game: StrategicGame) -> "_Tables":
+        tables = cls(game, game.shape)
+        for profile in game.profiles():
+            tables.payoff[profile] = game.payoff(profile)
+        return tables
+
+    def u(self, player: int, profile: tuple[int, ...]) -> Fraction:
+        return self.payoff[profile][player]
+
+
+def _with(profile: Sequence[int], player: int, action: int) -> tuple[int, ...]:
+    out = list(profile)
+    out[player] = action
+    return tuple(out)
+
+
+def _others(alive: Sequence[Sequence[int]], player: int) -> Iterator[tuple[int, ...]]:
+    """Profiles of the other players' strategies from ``alive`` (the player's own entry is 0)."""
+    pools = [(0,) if j == player else tuple(a) for j, a in enumerate(alive)]
+    yield from product(*pools)
+
+
+def _dominated(t: _Tables, alive: Sequence[Sequence[int]], player: int, a: int, among: Sequence[int]) -> bool:
+    """Whether strategy ``a`` is strictly dominated by a pure strategy in ``among`` against ``alive``."""
+    rest = list(_others(alive, player))
+    for b in among:
+        if b != a and all(t.u(player, _with(s, player, b)) > t.u(player, _with(s, player, a)) for s in rest):
+            return True
+    return False
+
+
+def duplicates(t: _Tables) -> list[list[tuple[int, ...]]]:
+    """Per player, groups of strategies with the same payoffs (to every player) against every profile of
+    the others; the first of each group stands for the group."""
+    groups: list[list[tuple[int, ...]]] = []
+    full = [list(range(n)) for n in t.shape]
+    for i, n in enumerate(t.shape):
+        rest = list(_others(full, i))
+        seen: dict[tuple, list[int]] = {}
+        for a in range(n):
+            seen.setdefault(tuple(t.payoff[_with(s, i, a)] for s in rest), []).append(a)
+        groups.append([tuple(g) for g in seen.values()])
+    return groups
+
+
+def iterated_dominance(t: _Tables, start: Sequence[Sequence[int]] | None = None) -> list[list[int]]:
+    """Strategies that survive iterated removal of strictly dominated strategies (by pure strategies)."""
+    alive = [list(a) for a in start] if start is not None else [list(range(n)) for n in t.shape]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(alive)):
+            for a in list(alive[i]):
+                if len(alive[i]) > 1 and _dominated(t, alive, i, a, alive[i]):
+                    alive[i].remove(a)
+                    changed = True
+    return alive
+
+
+def _support_profiles(alive: Sequence[Sequence[int]]) -> Iterator[Support]:
+    """Every support profile from the surviving strategies, smallest total size first."""
+    sizes = [len(a) for a in alive]
+    for total in range(len(alive), sum(sizes) + 1):
+        for split in product(*(range(1, s + 1) for s in sizes)):
+            if sum(split) != total:
+                continue
+            yield from product(*(combinations(a, k) for a, k in zip(alive, split)))
+
+
+@dataclass
+class _System:
+    """The polynomial system of one support profile."""
+
+    symbols: list[sp.Symbol]
+    probs: list[dict[int, sp.Expr]]          # player -> strategy -> probability (an expression)
+    equations: list[sp.Expr]
+    positive: list[sp.Expr]
+    weak: list[sp.Expr]                      # each <= 0
+
+
+def _system(t: _Tables, alive: Sequence[Sequence[int]], support: Support) -> _System:
+    symbols: list[sp.Symbol] = []
+    probs: list[dict[int, sp.Expr]] = []
+    for i, s in enumerate(support):
+        mine = {a: sp.Symbol(f"p{i + 1}_{a + 1}") for a in s[1:]}
+        symbols.extend(mine.values())
+        probs.append({s[0]: 1 - sum(mine.values()), **mine})
+    equations: list[sp.Expr] = []
+    positive: list[sp.Expr] = [p for mix in probs for p in mix.values() if len(mix) > 1]
+    weak: list[sp.Expr] = []
+    for i, s in enumerate(support):
+        def value(a: int, i: int = i) -> sp.Expr:
+            total = sp.Integer(0)
+            for others in _others(support, i):
+                weight = sp.Integer(1)
+                for j, b in enumerate(others):
+                    if j != i:
+                        weight *= probs[j][b]
+                total += sp.Rational(t.u(i, _with(others, i, a))) * weight
+            return sp.expand(total)
+        base = value(s[0])
+        equations.extend(sp.expand(value(a) - base) for a in s[1:])
+        weak.extend(sp.expand(value(b) - base) for b in alive[i] if b not in s)
+    equations = [e for e in equations if e != 0]
+    return _System(symbols, probs, equations, positive, weak)
+
+
+def _z3(expr: sp.Expr, names: dict[sp.Symbol, z3.ArithRef]) -> z3.ArithRef:
+    poly = sp.Poly(expr, *names) if names else None
+    if poly is None:
+        return z3.RealVal(str(sp.Rational(expr)))
+    terms = []
+    for monom, coeff in poly.terms():
+        term: z3.ArithRef = z3.RealVal(f"{sp.Rational(coeff).p}/{sp.Rational(coeff).q}")
+        for sym, k in zip(names, monom):
+            for _ in range(k):
+                term = term * names[sym]
+        terms.append(term)
+    return z3.Sum(terms) if terms else z3.RealVal(0)
+
+
+def _decide(system: _System, extra: Sequence[tuple[sp.Symbol, Fraction]] = (),
+            timeout_ms: int = SUPPORT_TIMEOUT_MS) -> tuple[z3.CheckSatResult, dict[sp.Symbol, Fraction] | None]:
+    names = {s: z3.Real(str(s)) for s in system.symbols}
+    solver = z3.SolverFor("QF_NRA")
+    solver.set("timeout", timeout_ms)
+    solver.add(*[_z3(e, names) == 0 for e in system.equations])
+    solver.add(*[_z3(e, names) > 0 for e in system.positive])
+    solver.add(*[_z3(e, names) <= 0 for e in system.weak])
+    solver.add(*[names[s] == z3.RealVal(f"{v.numerator}/{v.denominator}") for s, v in extra])
+    verdict = solver.check()
+    if verdict != z3.sat:
+        return verdict, None
+    model = solver.model()
+    approx: dict[sp.Symbol, Fraction] = {}
+    for s in system.symbols:
+        value = model.eval(names[s], model_completion=True)
+        if z3.is_rational_value(value):
+            approx[s] = Fraction(value.numerator_as_long(), value.denominator_as_long())
+        else:
+            approx[s] = Fraction(value.approx(30).as_fraction()).limit_denominator(10 ** 6)
+    return verdict, approx
+
+
+def _points(system: _System, t: _Tables, fixed: Sequence[tuple[sp.Symbol, Fraction]] = ()
+            ) -> list[PolyEquilibrium] | None:
+    """The equilibria among the finitely many solutions of the system (``None``: infinitely many)."""
+    values = {s: sp.Rational(v) for s, v in fixed}
+    free = [s for s in system.symbols if s not in values]
+    equations = [sp.expand(e.subs(values)) for e in system.equations]
+    if any(e.is_number and e != 0 for e in equations):
+        return []
+    if free and all(e.is_number for e in equations):
+        return None
+    solutions = real_solutions([e for e in equations if not e.is_number], free)
+    if solutions is None:
+        return None
+    found = []
+    for number_field, coords in solutions:
+        point = {s: number_field.element(sp.Poly(values[s], sp.Symbol("_T"), domain=sp.QQ)) for s in values}
+        point.update(zip(free, coords))
+        if all(_evaluate(e, point, number_field).sign() > 0 for e in system.positive) and \
+                all(_evaluate(e, point, number_field).sign() <= 0 for e in system.weak):
+            profile = tuple(tuple(_evaluate(mix[a], point, number_field) if a in mix else number_field.rational(0)
+                                  for a in range(n)) for mix, n in zip(system.probs, t.shape))
+            found.append(verify(t.game, profile))
+    return found
+
+
+def _evaluate(expr: sp.Expr, point: dict[sp.Symbol, Algebraic], number_field: NumberField) -> Algebraic:
+    if not point:
+        return number_field.rational(Fraction(int(sp.Rational(expr).p), int(sp.Rational(expr).q)))
+    poly = sp.Poly(expr, *point)
+    total = number_field.rational(0)
+    for monom, coeff in poly.terms():
+        term = number_field.rational(Fraction(int(sp.Rational(coeff).p), int(sp.Rational(coeff).q)))
+        for sym, k in zip(point, monom):
+            for _ in range(k):
+                term = term * point[sym]
+        total = total + term
+    return total
+
+
+def verify(game: StrategicGame, profile: Sequence[Sequence[Algebraic]]) -> PolyEquilibrium:
+    """Exact regret of a profile on the whole game: each player's best pure deviation against the payoff
+    of the profile, signs decided exactly. Probabilities must be non-negative and sum to 1 (else
+    ``ValueError``)."""
+    number_field = profile[0][0].field
+    for mix in profile:
+        if any(p.sign() < 0 for p in mix) or sum(mix, number_field.rational(0)).poly != \
+                number_field.rational(1).poly:
+            raise ValueError("not a mixed profile")
+    n = len(profile)
+    shape = game.shape
+    values = [[number_field.rational(0) for _ in range(shape[i])] for i in range(n)]
+    for pure in game.profiles():
+        payoff = game.payoff(pure)
+        for i in range(n):
+            weight = number_field.rational(1)
+            for j in range(n):
+                if j != i:
+                    weight = weight * profile[j][pure[j]]
+                    if weight.poly.is_zero:
+                        break
+            if not weight.poly.is_zero and payoff[i] != 0:
+                values[i][pure[i]] = values[i][pure[i]] + weight * payoff[i]
+    payoffs = tuple(sum((p * v for p, v in zip(profile[i], values[i])), number_field.rational(0))
+                    for i in range(n))
+    regret = tuple(max((v - payoffs[i]).sign() for v in values[i]) for i in range(n))
+    return PolyEquilibrium(tuple(tuple(mix) for mix in profile), payoffs, regret)
+
+
+def _witness(system: _System, t: _Tables, start: dict[sp.Symbol, Fraction]) -> PolyEquilibrium | None:
+    """One exact member of a family: fix coordinates at nearby rationals while z3 still finds a solution,
+    then solve the remaining (finite) system."""
+    fixed: list[tuple[sp.Symbol, Fraction]] = []
+    for s in system.symbols:
+        for guess in (start[s], start[s].limit_denominator(100), start[s].limit_denominator(10)):
+            verdict, model = _decide(system, fixed + [(s, guess)], timeout_ms=2_000)
+            if verdict == z3.sat and model is not None:
+                fixed.append((s, guess))
+                start = model
+                break
+        found = _points(system, t, fixed)
+        if found:
+            return found[0]
+    return None
+
+
+def _basis_text(system: _System) -> tuple[str, ...]:
+    """The equations of a family as its reduced Gröbner basis (grevlex; each polynomial made monic): the same
+    set, written without redundancy. Factors that z3 proves nonzero wherever the support's probabilities
+    are positive are divided out first (``(p - 1/2)(q + 1) = 0`` becomes ``p - 1/2 = 0``)."""
+    if not system.equations:
+        return ()
+    names = {s: z3.Real(str(s)) for s in system.symbols}
+    positive = [_z3(e, names) > 0 for e in system.positive]
+    basis = sp.groebner(system.equations, *system.symbols, order="grevlex", domain=sp.QQ, method="f5b").exprs
+    for _round in range(3):
+        kept = []
+        for g in basis:
+            product_ = sp.Integer(1)
+            for factor, _k in sp.factor_list(g, *system.symbols)[1]:
+                solver = z3.SolverFor("QF_NRA")
+                solver.set("timeout", QUICK_MS)
+                solver.add(*positive, _z3(factor, names) == 0)
+                if solver.check() != z3.unsat:
+                    product_ *= factor
+            kept.append(product_)
+        if any(k.is_number and k != 0 for k in kept):        # pragma: no cover - the family would be empty
+            break
+        reduced = sp.groebner(kept, *system.symbols, order="grevlex", domain=sp.QQ, method="f5b").exprs
+        if reduced == basis:
+            break
+        basis = reduced
+    return tuple(f"{sp.Poly(g, *system.symbols).monic().as_expr()} = 0" for g in basis)
+
+
+def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS) -> EnumPolyResult:
+    """Every Nash equilibrium of a finite strategic game of any number of players (see the module text).
+
+    Raises :class:`~symgame.errors.LimitError` when more than :data:`MAX_SUPPORTS` support profiles
+    remain after dominance.
+    """
+    t = _Tables.of(game)
+    groups = duplicates(t)
+    alive = iterated_dominance(t, [[g[0] for g in player] for player in groups])
+    count = prod(2 ** len(a) - 1 for a in alive)
+    if count > MAX_SUPPORTS:
+        raise LimitError(f"{count} support profiles after removing dominated strategies (more than "
+                         f"{MAX_SUPPORTS}); strategies per player: {', '.join(str(len(a)) for a in alive)}")
+    equilibria: list[PolyEquilibrium] = []
+    families: list[EquilibriumFamily] = []
+    undecided: list[Support] = []
+    pruned = 0
+    for support in _support_profiles(alive):
+        if any(_dominated(t, support, i, a, alive[i]) for i, s in enumerate(support) if len(s) > 1 for a in s):
+            pruned += 1
+            continue
+        system = _system(t, alive, support)
+        verdict, model = _decide(system, timeout_ms=QUICK_MS)
+        if verdict == z3.unsat:
+            continue
+        if len(system.symbols) > MAX_VARIABLES:
+            undecided.append(support)
+            continue
+        try:
+            found = _points(system, t)
+        except LimitError:
+            undecided.append(support)
+            continue
+        if found is not None:
+            equilibria.extend(found)
+            continue
+        if verdict != z3.sat:
+            verdict, model = _decide(system, timeout_ms=timeout_ms)
+        if verdict == z3.unsat:
+            continue
+        if verdict != z3.sat or model is None:
+            undecided.append(support)
+            continue
+        families.append(EquilibriumFamily(support, _basis_text(system), _witness(system, t, model),
+                                          tuple(f"{e} <= 0" for e in system.weak if not e.is_number)))
+    removed = tuple(tuple(k for k in range(n) if k not in a and not any(k in g[1:] and g[0] in a for g in groups[i]))
+                    for i, (n, a) in enumerate(zip(t.shape, alive)))
+    merged = tuple(tuple(g for g in player if len(g) > 1 and g[0] in alive[i]) for i, player in enumerate(groups))
+    return EnumPolyResult(tuple(equilibria), tuple(families), tuple(undecided), count, pruned, removed, merged)
+
+
+def profile_field(values: Sequence[Sequence[Fraction]]) -> list[list[Algebraic]]:
+    """A rational profile as field elements (for :func:`verify`)."""
+    number_field = rational_field(Fraction(0))
+    return [[number_field.rational(v) for v in mix] for mix in values]

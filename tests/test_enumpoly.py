@@ -1,0 +1,240 @@
+"""Every equilibrium of n-player games: support enumeration on polynomial systems, exact algebraic numbers."""
+import json
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+import sympy as sp
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symgame.cli import main
+from symgame.engine import enumpoly
+from symgame.engine.algebraic import real_solutions
+from symgame.engine.enummixed import enummixed_solve
+from symgame.engine.enumpoly import enumpoly_solve, profile_field, verify
+from symgame.errors import LimitError
+from symgame.model.gambit import StrategicGame, read_nfg
+
+
+def _game(shape, payoffs, players=None):
+    """A strategic game from a function of the pure profile (Gambit order: player 1's strategy varies fastest)."""
+    profiles = [tuple(reversed(p)) for p in product(*(range(n) for n in reversed(shape)))]
+    cells = " ".join(" ".join(str(v) for v in payoffs(p)) for p in profiles)
+    names = " ".join(f'"{p}"' for p in (players or [f"P{k + 1}" for k in range(len(shape))]))
+    return read_nfg(f'NFG 1 R "test" {{ {names} }} {{ {" ".join(map(str, shape))} }} {cells}')
+
+
+def _float_regret(game: StrategicGame, profile) -> float:
+    """Largest gain from a pure deviation, in floating point (independent of the exact code)."""
+    n, worst = len(game.shape), 0.0
+    for i in range(n):
+        values = np.zeros(game.shape[i])
+        for pure in game.profiles():
+            weight = np.prod([profile[j][pure[j]] for j in range(n) if j != i])
+            values[pure[i]] += weight * float(game.payoff(pure)[i])
+        worst = max(worst, float(values.max() - np.dot(profile[i], values)))
+    return worst
+
+
+def test_an_irrational_equilibrium_is_given_exactly_and_verified():
+    game = read_nfg('NFG 1 R "g" { "1" "2" "3" } { 2 2 2 } 3 1 3 0 0 3 0 3 3 3 1 1 2 3 1 2 1 0 3 1 3 1 1 2')
+    result = enumpoly_solve(game)
+    assert result.complete and len(result.equilibria) == 1 and not result.families
+    e = result.equilibria[0]
+    assert e.profile[0][0].expr() == -2 + sp.sqrt(7)
+    assert e.profile[0][0].minimal_polynomial().as_expr() == sp.Symbol("_T") ** 2 + 4 * sp.Symbol("_T") - 3
+    assert e.verified and _float_regret(game, e.approx()) < 1e-12
+    # one step off the exact point, the exact check finds regret
+    moved = [list(mix) for mix in e.profile]
+    moved[0] = [moved[0][0] + Fraction(1, 10 ** 9), moved[0][1] - Fraction(1, 10 ** 9)]
+    assert not verify(game, moved).verified
+
+
+def test_the_ring_of_matching_players_has_two_pure_and_one_mixed_equilibrium():
+    # player i is paid 1 for choosing what player i+1 chooses (player 3 copies player 1)
+    game = _game((2, 2, 2), lambda p: [int(p[0] == p[1]), int(p[1] == p[2]), int(p[2] == p[0])])
+    result = enumpoly_solve(game)
+    shown = sorted(" ".join(str(p) for mix in e.profile for p in mix) for e in result.equilibria)
+    assert shown == ["0 1 0 1 0 1", "1 0 1 0 1 0", "1/2 1/2 1/2 1/2 1/2 1/2"]
+    assert result.complete and not result.families and not any(result.removed)
+
+
+def test_a_dummy_player_gives_a_family_with_an_exact_member():
+    # players 1 and 2 play matching pennies for stakes 1 or 2 that player 3 chooses; player 3 is paid 0 always
+    game = _game((2, 2, 2), lambda p: [(1 + p[2]) * (1 if p[0] == p[1] else -1),
+                                       (1 + p[2]) * (-1 if p[0] == p[1] else 1), 0])
+    result = enumpoly_solve(game)
+    assert result.complete
+    assert sorted(e.support for e in result.equilibria) == [((0, 1), (0, 1), (0,)), ((0, 1), (0, 1), (1,))]
+    (family,) = result.families
+    assert family.support == ((0, 1), (0, 1), (0, 1))
+    assert family.equations == ("p1_2 - 1/2 = 0", "p2_2 - 1/2 = 0")
+    assert family.witness is not None and family.witness.verified and family.witness.support == family.support
+
+
+def test_duplicate_and_dominated_strategies_are_reported():
+    # player 1's third strategy copies the first; player 2's second strategy is strictly dominated
+    def payoff(p):
+        row = 0 if p[0] == 2 else p[0]
+        return [int(row == p[1]), 3 - 2 * p[1] + row, (row + p[2]) % 2]
+    result = enumpoly_solve(_game((3, 2, 2), payoff))
+    assert result.merged == (((0, 2),), (), ())
+    # iterated: player 2's second strategy goes first, then player 1's second, then player 3's first
+    assert result.removed == ((1,), (1,), (0,))
+    assert [" ".join(str(p) for mix in e.profile for p in mix) for e in result.equilibria] == ["1 0 0 1 0 0 1"]
+    assert result.equilibria[0].verified and result.supports == 1
+
+
+def test_too_many_supports_is_a_limit(monkeypatch):
+    monkeypatch.setattr(enumpoly, "MAX_SUPPORTS", 10)
+    game = _game((2, 2, 2), lambda p: [int(p[0] == p[1]), int(p[1] == p[2]), int(p[2] == p[0])])
+    with pytest.raises(LimitError, match="27 support profiles"):
+        enumpoly_solve(game)
+
+
+def test_a_profile_that_is_not_mixed_is_refused():
+    game = _game((2, 2), lambda p: [p[0], p[1]])
+    with pytest.raises(ValueError):
+        verify(game, profile_field([[Fraction(1, 2), Fraction(1, 3)], [Fraction(1), Fraction(0)]]))
+
+
+def test_real_solutions_of_a_zero_dimensional_system_are_exact():
+    x, y = sp.symbols("x y")
+    points = real_solutions([x ** 2 - 2, y ** 2 - 3], [x, y])
+    assert points is not None and len(points) == 4
+    values = sorted((float(a), float(b)) for _, (a, b) in points)
+    assert values[0] == pytest.approx((-2 ** 0.5, -3 ** 0.5))
+    for _, (a, b) in points:
+        assert a * a == 2 and b * b == 3 and (a * b) * (a * b) == 6
+        assert (a - Fraction(99, 70)).sign() == (1 if float(a) > 99 / 70 else -1)
+        assert 1 / a == a / 2                      # sqrt(2)^-1 = sqrt(2)/2, through the field's inverse
+    assert real_solutions([x - y], [x, y]) is None        # a line: positive-dimensional
+    assert real_solutions([x ** 2 + 1], [x]) == []         # no real solution
+
+
+def _gambit_order_cells(shape, values):
+    return lambda p: values[sum(p[k] * int(np.prod(shape[:k])) for k in range(len(shape)))]
+
+
+@settings(max_examples=20, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(*[st.integers(-20, 20)] * 3), min_size=8, max_size=8))
+def test_random_three_player_games_complete_by_an_independent_z3_search(cells):
+    """Every equilibrium verified exactly and in floating point; completeness: z3 finds no equilibrium of the
+    whole game (not split by supports) away from the listed ones."""
+    game = _game((2, 2, 2), _gambit_order_cells((2, 2, 2), cells))
+    result = enumpoly_solve(game)
+    assert result.complete
+    for e in result.equilibria:
+        assert e.verified and _float_regret(game, e.approx()) < 1e-9
+    if result.families or any(result.merged):        # not a finite set: nothing to compare point by point
+        return
+    x = [z3.Real(f"x{i}") for i in range(3)]           # probability of each player's first strategy
+    mix = [(xi, 1 - xi) for xi in x]
+    solver = z3.SolverFor("QF_NRA")
+    solver.set("timeout", 20_000)
+    solver.add(*[z3.And(xi >= 0, xi <= 1) for xi in x])
+    for i in range(3):
+        values = []
+        for own in range(2):
+            total = z3.RealVal(0)
+            for pure in game.profiles():
+                if pure[i] != own:
+                    continue
+                weight = z3.RealVal(1)
+                for j in range(3):
+                    if j != i:
+                        weight = weight * mix[j][pure[j]]
+                total = total + weight * z3.RealVal(str(game.payoff(pure)[i]))
+            values.append(total)
+        solver.add(mix[i][0] * (values[1] - values[0]) <= 0, mix[i][1] * (values[0] - values[1]) <= 0)
+    gap = Fraction(1, 1000)
+    for e in result.equilibria:
+        first = [e.profile[i][0].value_fraction() if e.profile[i][0].is_rational()
+                 else Fraction(float(e.profile[i][0])) for i in range(3)]
+        solver.add(z3.Or(*[z3.Or(x[i] < z3.RealVal(str(first[i] - gap)), x[i] > z3.RealVal(str(first[i] + gap)))
+                           for i in range(3)]))
+    assert solver.check() == z3.unsat
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(st.integers(2, 3), st.integers(2, 3), st.data())
+def test_two_player_games_agree_with_vertex_enumeration(rows, cols, data):
+    a = data.draw(st.lists(st.lists(st.integers(-9, 9), min_size=cols, max_size=cols), min_size=rows, max_size=rows))
+    b = data.draw(st.lists(st.lists(st.integers(-9, 9), min_size=cols, max_size=cols), min_size=rows, max_size=rows))
+    game = _game((rows, cols), lambda p: [a[p[0]][p[1]], b[p[0]][p[1]]])
+    exact = enumpoly_solve(game)
+    vertices = enummixed_solve(a, b)
+    ours = sorted(tuple(p.value_fraction() for mix in e.profile for p in mix) for e in exact.equilibria)
+    isolated = [vertices.equilibria[c.equilibria[0]] for c in vertices.components if len(c.equilibria) == 1]
+    theirs = sorted(tuple(e.row) + tuple(e.column) for e in isolated)
+    if not exact.families and all(len(c.equilibria) == 1 for c in vertices.components) and not exact.merged[0] \
+            and not exact.merged[1]:
+        assert ours == theirs
+    else:    # degenerate: every isolated equilibrium we list is an extreme one of the vertex enumeration
+        extreme = {tuple(e.row) + tuple(e.column) for e in vertices.equilibria}
+        assert set(ours) <= extreme
+
+
+RING = ('NFG 1 R "ring" { "A" "B" "C" } { { "x" "y" } { "x" "y" } { "x" "y" } }\n'
+        "1 1 1 0 1 0 0 0 1 1 0 0 1 0 0 0 0 1 0 1 0 1 1 1\n")
+
+TREE = """EFG 2 R "three in a row" { "A" "B" "C" }
+""
+
+p "" 1 1 "a" { "in" "out" } 0
+p "" 2 1 "b" { "up" "down" } 0
+p "" 3 1 "c" { "left" "right" } 0
+t "" 1 "" { 2, 2, 2 }
+t "" 2 "" { 0, 1, 3 }
+p "" 3 1 "c" { "left" "right" } 0
+t "" 3 "" { 1, 0, 1 }
+t "" 4 "" { 3, 3, 0 }
+t "" 5 "" { 1, 1, 1 }
+"""
+
+
+def test_cli_solves_a_three_player_strategic_game(tmp_path, capsys):
+    path = tmp_path / "ring.nfg"
+    path.write_text(RING)
+    assert main(["solve", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "3 isolated equilibria and 0 families of equilibria (complete" in out
+    assert "A plays {x: 1/2, y: 1/2}; B plays {x: 1/2, y: 1/2}; C plays {x: 1/2, y: 1/2}" in out
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] and [e["profile"]["C"] for e in data["equilibria"]] == \
+        [{"x": "1", "y": "0"}, {"x": "0", "y": "1"}, {"x": "1/2", "y": "1/2"}]
+    assert all(e["verified"] for e in data["equilibria"]) and data["families"] == [] and data["undecided"] == []
+
+
+def test_cli_solves_a_three_player_tree_with_behaviour_strategies(tmp_path, capsys):
+    path = tmp_path / "three.efg"
+    path.write_text(TREE)
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] and data["perfect_recall"] and all(e["verified"] for e in data["equilibria"])
+    assert data["strategies"]["A"] == ["1", "2"]      # Gambit's names: the action taken at each information set
+    # everyone mixing half and half after "in" pays each 3/2 (A's "out" pays 1); the rest have A out
+    behaviours = [e["behaviour"] for e in data["equilibria"]]
+    assert {"A": {"a": {"in": "1", "out": "0"}}, "B": {"b": {"up": "1/2", "down": "1/2"}},
+            "C": {"c": {"left": "1/2", "right": "1/2"}}} in behaviours
+    assert len(behaviours) == 3 and all(b["A"]["a"]["out"] == "1" for b in behaviours if b["A"]["a"]["in"] == "0")
+    # with A out, C may mix with at least 1/2 on right: the deviation "in" is then not profitable
+    assert {"support": {"A": ["2"], "B": ["1"], "C": ["1", "2"]}, "equations": [],
+            "inequalities": ["1 - 2*p3_2 <= 0"]}.items() <= data["families"][0].items()
+    for e in data["equilibria"] + [f["witness"] for f in data["families"] if f["witness"]]:
+        assert e["verified"]
+    assert main(["solve", str(path)]) == 0
+    assert "complete" in capsys.readouterr().out
+
+
+def test_cli_reports_too_many_supports_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(enumpoly, "MAX_SUPPORTS", 10)
+    path = tmp_path / "ring.nfg"
+    path.write_text(RING)
+    assert main(["solve", str(path)]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "27 support profiles" in err
