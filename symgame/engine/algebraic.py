@@ -14,10 +14,12 @@ Seidenberg's lemma, Kreuzer and Robbiano, *Computational Commutative Algebra 1*,
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
+import flint
 import sympy as sp
 
 from ..errors import LimitError
@@ -269,7 +271,7 @@ def real_solutions(equations: Sequence[sp.Expr], symbols: Sequence[sp.Symbol],
     symbols = list(symbols)
     if not symbols:
         return [] if any(sp.Rational(e) != 0 for e in equations) else [(rational_field(Fraction(0)), ())]
-    grevlex = sp.groebner(list(equations), *symbols, order="grevlex", domain=sp.QQ, method="f5b")
+    grevlex = _grevlex(list(equations), symbols)
     if list(grevlex.exprs) == [1]:
         return []
     if not grevlex.is_zero_dimensional:
@@ -314,7 +316,42 @@ def _lex(system: list, gens: list[sp.Symbol]) -> sp.GroebnerBasis:
     """A lexicographic Gröbner basis of a zero-dimensional ideal: degree-reverse-lexicographic first, then
     converted by FGLM (Faugère, Gianni, Lazard, Mora, J. Symbolic Computation 16, 1993), much faster than a
     direct lexicographic Buchberger run."""
-    return sp.groebner(system, *gens, order="grevlex", domain=sp.QQ, method="f5b").fglm("lex")
+    return _grevlex(system, gens).fglm("lex")
+
+
+#: Bounds on flint's Buchberger run: basis length, terms per polynomial, bits per coefficient.
+BUCHBERGER_LIMITS = (5_000, 50_000, 200_000)
+
+
+def _grevlex(system: Sequence[sp.Expr], gens: Sequence[sp.Symbol]) -> sp.GroebnerBasis:
+    """The reduced degree-reverse-lexicographic Gröbner basis over the rationals, computed by FLINT's
+    Buchberger implementation on integer polynomials (python-flint ``fmpz_mpoly_vec``; for the 3 x 3 x 3
+    full-support system 0.2 s against 60 s for sympy's F5B) and wrapped as sympy's ``GroebnerBasis`` (for
+    ``is_zero_dimensional`` and ``fglm``). Raises :class:`LimitError` past :data:`BUCHBERGER_LIMITS`."""
+    names = tuple(str(g) for g in gens)
+    context = flint.fmpz_mpoly_ctx.get(names, "degrevlex")
+    polys = []
+    for expr in system:
+        poly = sp.Poly(expr, *gens, domain=sp.QQ)
+        if poly.is_zero:
+            continue
+        terms = [(m, sp.Rational(c)) for m, c in poly.terms()]
+        scale = math.lcm(*(int(c.q) for _, c in terms))
+        polys.append(context.from_dict({m: int(c * scale) for m, c in terms}))
+    options = sp.polys.polyoptions.build_options(list(gens), {"domain": sp.QQ, "order": "grevlex"})
+    if not polys:
+        return sp.GroebnerBasis._new([], options)
+    run: Any = flint.fmpz_mpoly_vec(polys, context).buchberger_naive(limits=BUCHBERGER_LIMITS)
+    basis, finished = run
+    if not finished:
+        raise LimitError("a Groebner basis past the size limits (" + ", ".join(map(str, BUCHBERGER_LIMITS)) + ")")
+    out = []
+    for g in basis.autoreduction():
+        poly = sp.Poly.from_dict({tuple(m): int(c) for m, c in zip(g.monoms(), g.coeffs())}, *gens, domain=sp.QQ)
+        leading = max(poly.terms(), key=lambda term: sp.polys.orderings.grevlex(term[0]))
+        out.append(poly.quo_ground(leading[1]))
+    out.sort(key=lambda q: max(sp.polys.orderings.grevlex(m) for m in q.monoms()), reverse=True)
+    return sp.GroebnerBasis._new(out, options)
 
 
 def _squarefree_eliminant(system: list, symbols: list, x: sp.Symbol) -> sp.Expr:
