@@ -550,8 +550,17 @@ def equilibria_json(game: NormalFormGame, found: EquilibriumSet) -> dict[str, An
             "components": [{"equilibria": list(c.equilibria)} for c in found.components], "complete": found.complete}
 
 
-def _strategy_names(names: Sequence[str]) -> list[str]:
-    return [s if s and list(names).count(s) == 1 else f"{s or 's'}{j + 1}" for j, s in enumerate(names)]
+def _behaviour(tree: GambitTree, players: Sequence[str], profile: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """Each player's behaviour strategy (Kuhn's theorem; ``None`` at an information set never reached) by the
+    name of the information set."""
+    from .model.gambit import behaviour_from_mixed
+
+    out: dict[str, Any] = {}
+    for k, (name, mix) in enumerate(zip(players, profile)):
+        out[name] = {tree.infosets[key].name or f"{key[0]}:{key[1]}":
+                     None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
+                     for key, probs in behaviour_from_mixed(tree, k + 1, mix).items()}
+    return out
 
 
 def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: GambitTree | None = None
@@ -561,10 +570,11 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
     for a tree with perfect recall ``behaviour``), the ``families`` of positive dimension (``support``, their
     ``equations`` and ``inequalities`` in ``p<player>_<strategy>``, an exact ``witness`` or null), the ``undecided`` supports,
     strategies ``removed`` as dominated or ``merged`` as duplicates, and ``complete``."""
-    from .model.gambit import behaviour_from_mixed
+    from .model.gambit import unique_names
 
     players = [name or f"Player {k + 1}" for k, name in enumerate(game.players)]
-    strategies = [_strategy_names(names) for names in game.strategies]
+    strategies = [unique_names(names) for names in game.strategies]
+    recall = tree is not None and tree.imperfect_recall() is None
 
     def profile(e) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -573,14 +583,8 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
             "approx": {name: {s: float(f"{float(p):.12g}") for s, p in zip(names, mix)}
                        for name, names, mix in zip(players, strategies, e.profile)},
             "payoffs": {name: str(v) for name, v in zip(players, e.payoffs)}, "verified": e.verified}
-        if tree is not None and tree.imperfect_recall() is None:
-            entry["behaviour"] = {}
-            for k, (name, mix) in enumerate(zip(players, e.profile)):
-                rules = behaviour_from_mixed(tree, k + 1, mix)
-                entry["behaviour"][name] = {
-                    tree.infosets[key].name or f"{key[0]}:{key[1]}":
-                    None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
-                    for key, probs in rules.items()}
+        if tree is not None and recall:
+            entry["behaviour"] = _behaviour(tree, players, e.profile)
         return entry
 
     def support(s) -> dict[str, list[str]]:
@@ -600,7 +604,7 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
         "merged": {name: [[names[a] for a in group] for group in groups]
                    for name, names, groups in zip(players, strategies, found.merged) if groups},
         "supports": found.supports, "pruned": found.pruned, "complete": found.complete,
-        "perfect_recall": None if tree is None else tree.imperfect_recall() is None,
+        "perfect_recall": None if tree is None else recall,
     }
 
 
@@ -622,7 +626,7 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
     """
     from .engine.enummixed import enummixed_solve
     from .errors import LimitError
-    from .model.gambit import GambitError, behaviour_from_mixed, load_efg, tree_to_strategic
+    from .model.gambit import GambitError, load_efg, tree_to_strategic
 
     try:
         tree = load_efg(path)
@@ -651,13 +655,7 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
                         for name, names, mix in zip(tree.players, form.strategies, (e.row, e.column))},
             "payoffs": {name: str(v) for name, v in zip(tree.players, e.payoffs)}, "verified": e.verified}
         if recall:
-            entry["behaviour"] = {}
-            for k, (name, mix) in enumerate(zip(tree.players, (e.row, e.column))):
-                rules = behaviour_from_mixed(tree, k + 1, mix)
-                entry["behaviour"][name] = {
-                    tree.infosets[key].name or f"{key[0]}:{key[1]}":
-                    None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
-                    for key, probs in rules.items()}
+            entry["behaviour"] = _behaviour(tree, tree.players, (e.row, e.column))
         out.append(entry)
     return {"game": tree.title, "players": list(tree.players), "method": method,
             "strategies": {name: list(names) for name, names in zip(tree.players, form.strategies)},

@@ -548,6 +548,11 @@ def load_gambit(path: str | Path) -> StrategicGame | GambitTree:
     raise GambitError(f"{source}: line 1: not a Gambit file (it should start with NFG or EFG)")
 
 
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Strategy names made distinct: a duplicate or empty name gets its position (from 1) appended."""
+    return [s if s and list(names).count(s) == 1 else f"{s or 's'}{j + 1}" for j, s in enumerate(names)]
+
+
 def to_normal_form(game: StrategicGame, source: str = "<nfg>"):
     """A one- or two-player strategic game as a :class:`~symgame.model.game.NormalFormGame` without parameters.
 
@@ -564,8 +569,7 @@ def to_normal_form(game: StrategicGame, source: str = "<nfg>"):
                           f"{len(game.players)}")
     players = []
     for k, (name, names) in enumerate(zip(game.players, game.strategies)):
-        unique = [s if s and names.count(s) == 1 else f"{s or 's'}{j + 1}" for j, s in enumerate(names)]
-        players.append(Player(name or f"Player {k + 1}", tuple(unique)))
+        players.append(Player(name or f"Player {k + 1}", tuple(unique_names(names))))
     if len(players) == 2 and players[0].name == players[1].name:
         players[1] = Player(players[1].name + " (2)", players[1].actions)
     title = re.sub(r"[^A-Za-z0-9_.-]+", "_", game.title).strip("_")[:64] or "nfg_game"
