@@ -58,7 +58,15 @@ def build_parser() -> argparse.ArgumentParser:
     goof = sub.add_parser("goofspiel", help="N-card Goofspiel (the game of pure strategy): value and first move")
     goof.add_argument("--cards", type=int, required=True, metavar="N")
     goof.add_argument("--exact", action="store_true", help="rational arithmetic, every matrix game certified")
+    goof.add_argument("--objective", choices=("amount", "win"), default="amount",
+                      help="amount won (the paper's zero-sum scoring, default) or win: P(win) - P(loss)")
     goof.add_argument("--json", action="store_true", help="print JSON")
+    goof.add_argument("--workers", type=int, default=1, metavar="N",
+                      help="local processes per level (default 1: serial)")
+    goof.add_argument("--scheduler", metavar="ADDRESS", help="run the levels on a Dask distributed scheduler")
+    goof.add_argument("--checkpoint", type=Path, metavar="FOLDER",
+                      help="save each finished level in FOLDER and resume from it")
+    goof.add_argument("--progress", action="store_true", help="report each level on stderr")
     guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
     guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
     coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
@@ -80,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--opponents", type=int, default=2, metavar="N")
     bot.add_argument("--seed", type=int, default=0, metavar="S")
     bot.add_argument("--games", type=int, default=5, metavar="G")
+    gbot = play_sub.add_parser("goofspiel", help="N-card Goofspiel against the optimal strategy (bids from stdin)")
+    gbot.add_argument("--cards", type=int, default=5, metavar="N")
+    gbot.add_argument("--objective", choices=("amount", "win"), default="amount")
+    gbot.add_argument("--seed", type=int, default=0, metavar="S")
+    gbot.add_argument("--games", type=int, default=1, metavar="G")
     atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
     atlas.add_argument("file", type=Path)
     atlas.add_argument("--json", action="store_true", help="print JSON")
@@ -110,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "guts":
             return cmd_guts_team(args) if args.guts_command == "team" else cmd_guts_coalition(args)
         if args.command == "play":
-            return cmd_play_guts(args)
+            return cmd_play_goofspiel(args) if args.play_game == "goofspiel" else cmd_play_guts(args)
         if args.command == "convert":
             return cmd_convert(args)
         if args.command == "goofspiel":
@@ -254,14 +267,23 @@ def cmd_kuhn(args: argparse.Namespace) -> int:
 
 
 def cmd_goofspiel(args: argparse.Namespace) -> int:
-    """``symgame goofspiel --cards N [--exact] [--json]``: the value and the optimal first move for each upcard."""
+    """``symgame goofspiel --cards N [--objective amount|win] [--exact] [--json]``: value and first moves."""
     from .errors import InputError
     from .export.documents import dumps
     from .games.goofspiel import solve
 
+    if args.workers < 1:
+        print("symgame goofspiel: --workers must be positive", file=sys.stderr)
+        return EXIT_INPUT
+    if args.exact and (args.workers > 1 or args.scheduler):
+        print("symgame goofspiel: --exact runs in one process (drop --workers/--scheduler)", file=sys.stderr)
+        return EXIT_INPUT
+    progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
     try:
-        result = solve(args.cards, exact=args.exact)
-    except InputError as exc:
+        with atlas_mapper(args) as mapper:
+            result = solve(args.cards, exact=args.exact, objective=args.objective, mapper=mapper,
+                           checkpoint=args.checkpoint, progress=progress)
+    except (InputError, ValueError) as exc:
         print(f"symgame goofspiel: {exc}", file=sys.stderr)
         return EXIT_INPUT
     if args.exact and hasattr(sys, "set_int_max_str_digits"):
@@ -272,16 +294,39 @@ def cmd_goofspiel(args: argparse.Namespace) -> int:
 
     if args.json:
         sys.stdout.write(dumps({
-            "cards": result.cards, "objective": "amount", "exact": result.exact, "value": show(result.value),
+            "cards": result.cards, "objective": result.objective, "exact": result.exact, "value": show(result.value),
             "first_move": {str(c): {str(b): show(p) for b, p in row.items()} for c, row in result.first_move.items()},
             "states": result.states, "matrix_games": result.matrix_games, "saddle_points": result.saddle_points}))
         return 0
-    print(f"{result.cards}-card Goofspiel: value {show(result.value)} ({result.states} canonical subgames, "
+    what = "amount won" if result.objective == "amount" else "P(win) - P(loss)"
+    print(f"{result.cards}-card Goofspiel ({what}): value {show(result.value)} ({result.states} stored subgames, "
           f"{result.matrix_games} matrix games, {result.saddle_points} with a saddle point)")
     print("first move (rows: bets, columns: upcards):")
     print("bet " + "".join(f"{c:>9d}" for c in result.first_move))
     for bet in range(1, result.cards + 1):
         print(f"{bet:3d} " + "".join(f"{float(result.first_move[c][bet]):9.4f}" for c in result.first_move))
+    return 0
+
+
+def cmd_play_goofspiel(args: argparse.Namespace) -> int:
+    """``symgame play goofspiel --cards N``: play against the optimal strategy, bids read from stdin."""
+    from .errors import InputError
+    from .games.goofspiel import play, solve
+
+    if args.games < 1:
+        print("symgame play goofspiel: --games must be positive", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        solution = solve(args.cards, objective=args.objective)
+    except InputError as exc:
+        print(f"symgame play goofspiel: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+
+    def lines():
+        for line in sys.stdin:
+            yield line
+
+    play(solution, lines(), lambda text: print(text, flush=True), seed=args.seed, games=args.games)
     return 0
 
 
@@ -714,7 +759,7 @@ def atlas_mapper(args: argparse.Namespace):
     """The executor chosen on the command line, as a context manager giving a mapper."""
     from .engine.atlas import DaskMapper
 
-    if args.scheduler:
+    if getattr(args, "scheduler", None):
         try:
             import distributed  # noqa: F401
         except ImportError:

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from symgame.cli import main
 from symgame.errors import InputError
-from symgame.games.goofspiel import _Solver, build_tree, canonical, solve
+from symgame.games.goofspiel import (build_tree, evaluate, orient, pattern, play, solve, solve_matrix_exact,
+                                     level_patterns)
 from symgame.model.sequence_form import build_sequence_form
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.verify.best_response import certify_value
@@ -18,28 +19,80 @@ from symgame.verify.best_response import certify_value
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def tree_value(v, y, p) -> Fraction:
-    form = build_sequence_form(build_tree(v, y, p))
+def tree_value(v, y, p, objective="amount") -> Fraction:
+    form = build_sequence_form(build_tree(v, y, p, objective))
     cert = certify_value(form, solve_sequence_form(form).plans)
     assert cert.certified
     return cert.lower
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
-@given(st.integers(1, 3), st.data())
-def test_the_reduced_dp_equals_the_lp_of_the_whole_tree_on_random_subgames(k, data):
-    cards = st.lists(st.integers(1, 7), min_size=k, max_size=k, unique=True)
+SOLVED = {(n, objective): solve(n, exact=True, objective=objective) for n in (4, 5) for objective in ("amount", "win")}
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.integers(1, 3), st.sampled_from(["amount", "win"]), st.data())
+def test_the_reduced_dp_equals_the_lp_of_the_whole_tree_on_random_subgames(k, objective, data):
+    """Independent check: the sequence-form LP of the subgame's tree, certified by exact best responses."""
+    cards = st.lists(st.integers(1, 5), min_size=k, max_size=k, unique=True)
     v, y, p = (tuple(sorted(data.draw(cards))) for _ in range(3))
-    assert _Solver(exact=True).value(v, y, p) == tree_value(v, y, p)
+    assert SOLVED[(5, objective)].subgame_value(v, y, p) == tree_value(v, y, p, objective)
 
 
-def test_the_comparison_pattern_and_antisymmetry_reductions():
-    solver = _Solver(exact=True)
-    p = (1, 4, 6)
-    assert canonical((2, 5, 9), (1, 5, 7)) == ((2, 3, 5), (1, 3, 4))
-    assert solver.value((2, 5, 9), (1, 5, 7), p) == tree_value((2, 5, 9), (1, 5, 7), p)
-    assert solver.value((1, 5, 7), (2, 5, 9), p) == -solver.value((2, 5, 9), (1, 5, 7), p)
-    assert solver.value((1, 2, 3), (1, 2, 3), p) == 0
+def test_win_values_with_a_head_start_equal_a_direct_recursion():
+    """g(V, Y, P, d) by a plain recursion over the hands (no patterns, no symmetry, no clipping)."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def g(v, y, p, d):
+        if not p:
+            return Fraction((d > 0) - (d < 0))
+        total = Fraction(0)
+        for c in p:
+            rest = tuple(t for t in p if t != c)
+            x = [[g(tuple(t for t in v if t != a), tuple(t for t in y if t != b), rest, d + c * ((a > b) - (a < b)))
+                  for b in y] for a in v]
+            value, _, _ = solve_matrix_exact([[_q(e) for e in r] for r in x])
+            total += Fraction(int(value.p), int(value.q))
+        return total / len(p)
+
+    solution = SOLVED[(4, "win")]
+    for v, y, p, d in [((1, 3), (2, 4), (1, 4), 0), ((1, 3), (2, 4), (1, 4), 3), ((2, 3, 4), (1, 2, 4), (1, 2, 3), -2),
+                       ((1, 4), (2, 3), (3, 4), -7), ((1, 2, 3), (2, 3, 4), (2, 3, 4), 1)]:
+        assert solution.subgame_value(v, y, p, d) == g(v, y, p, d), (v, y, p, d)
+
+
+def _q(x):
+    from flint import fmpq
+
+    return fmpq(x.numerator, x.denominator)
+
+
+def test_patterns_and_the_exchange_symmetry():
+    assert pattern((2, 5, 9), (1, 5, 7)) == (1, 0, 2, 1, 0)
+    rep, sign = orient((1, 0, 2, 1, 0))
+    assert (rep, sign) == ((0, 1, 2, 0, 1), -1)
+    solution = SOLVED[(5, "amount")]
+    p = (1, 4, 5)
+    assert solution.subgame_value((2, 3, 5), (1, 3, 4), p) == tree_value((2, 3, 5), (1, 3, 4), p)
+    assert solution.subgame_value((1, 3, 4), (2, 3, 5), p) == -solution.subgame_value((2, 3, 5), (1, 3, 4), p)
+    assert solution.subgame_value((1, 2, 3), (1, 2, 3), p) == 0
+    # reversing the card order is not a symmetry (player 1 stays the maximiser): a pattern and its reverse differ
+    v, y = (1, 2), (1, 3)
+    rv, ry = (3, 2), (3, 1)
+    assert solution.subgame_value(v, y, (1, 3)) != -solution.subgame_value(tuple(sorted(rv)), tuple(sorted(ry)), (1, 3))
+    # every pattern of two 2-card hands from 1..4, one per exchange orbit
+    assert len(level_patterns(2, 4)) == 7
+
+
+def test_float_and_exact_agree_and_the_value_is_zero():
+    for objective in ("amount", "win"):
+        exact, floats = SOLVED[(5, objective)], solve(5, objective=objective)
+        assert exact.value == 0 and abs(floats.value) < 1e-12
+        hand = (1, 2, 3, 4, 5)
+        for p in [(1, 2), (2, 4, 5), (1, 3, 4, 5)]:
+            for v, y in [((1, 5)[:len(p)] + (2, 3, 4)[:len(p) - 2], hand[:len(p)])]:
+                v = tuple(sorted(v))[:len(p)]
+                assert abs(floats.subgame_value(v, y, p) - float(exact.subgame_value(v, y, p))) < 1e-9
 
 
 def test_table_1_is_reproduced():
@@ -53,10 +106,64 @@ def test_table_1_is_reproduced():
     assert all(abs(floats.first_move[c][b] - float(exact.first_move[c][b])) < 1e-7 for c in range(1, 6) for b in range(1, 6))
 
 
-def test_exact_first_moves_are_probability_vectors_and_the_value_is_zero():
-    result = solve(4, exact=True)
-    assert result.value == 0
-    assert all(sum(row.values()) == 1 and min(row.values()) >= 0 for row in result.first_move.values())
+def test_exact_first_moves_are_certified_probability_vectors():
+    for (n, objective), result in SOLVED.items():
+        assert result.value == 0
+        assert all(sum(row.values()) == 1 and min(row.values()) >= 0 for row in result.first_move.values())
+        hand = tuple(range(1, n + 1))
+        for c in hand:                          # the first move guarantees the round's value against every bid
+            x = result.matrix(hand, hand, hand, c)
+            value, _, _ = result.strategies(hand, hand, hand, c)
+            row = [result.first_move[c][b] for b in hand]
+            assert min(sum(row[i] * Fraction(int(x[i][j].p), int(x[i][j].q)) for i in range(n)) for j in range(n)) == value
+
+
+def test_the_section_5_example_n9_upcard_9():
+    """Rhoads and Bartholdi, section 5: with N = 9 and upcard 9 the optimal strategy bets 9 with p = 0.7475."""
+    result = solve(9)
+    assert round(result.first_move[9][9], 4) == 0.7475
+
+
+def test_objectives_compared_exactly_at_n4():
+    amount, win = SOLVED[(4, "amount")], SOLVED[(4, "win")]
+    exploit = evaluate(amount, None, "win")
+    assert exploit.win + exploit.tie + exploit.loss == 1
+    assert exploit.win - exploit.loss < 0           # the amount-optimal strategy can be beaten on winning
+    assert exploit.amount >= 0                      # ... but never on the amount (it is amount-optimal)
+    guard = evaluate(win, None, "win")
+    assert guard.win - guard.loss == 0              # the win-optimal strategy guarantees the value 0
+    head = evaluate(amount, win)
+    assert head.win + head.tie + head.loss == 1 and head.amount > 0 and head.win < head.loss
+
+
+def test_checkpoints_resume_and_refuse_another_run(tmp_path):
+    lines = []
+    first = solve(6, checkpoint=tmp_path, progress=lines.append)
+    assert len(lines) == 6
+    again = []
+    resumed = solve(6, checkpoint=tmp_path, progress=again.append)
+    assert again == [] and resumed.first_move == first.first_move and resumed.matrix_games == first.matrix_games
+    with pytest.raises(InputError, match="checkpoint of another run"):
+        solve(5, checkpoint=tmp_path)
+    with pytest.raises(InputError, match="checkpoint of another run"):
+        solve(6, objective="win", checkpoint=tmp_path)
+    assert main(["goofspiel", "--cards", "6", "--objective", "win", "--checkpoint", str(tmp_path)]) == 2
+
+
+def test_processes_give_the_same_tables_as_serial():
+    from symgame.engine.atlas import process_map
+
+    serial = solve(6)
+    parallel = solve(6, mapper=lambda fn, items: process_map(fn, items, 2))
+    assert all((a == b).all() for a, b in zip(serial.tables, parallel.tables))
+
+
+def test_play_against_the_optimal_strategy():
+    said = []
+    results = play(solve(3), iter(["x", "9", "1", "2", "3"]), said.append, seed=1)
+    assert len(results) == 1 and -6 <= results[0] <= 6
+    assert sum("not a card of your hand" in line for line in said) == 2
+    assert main(["play", "goofspiel", "--cards", "0"]) == 2
 
 
 def test_the_cli_prints_the_json_contract(capsys):
@@ -66,12 +173,14 @@ def test_the_cli_prints_the_json_contract(capsys):
     assert data["first_move"]["3"] == {"1": "0", "2": "0", "3": "1"}
 
 
-@pytest.mark.parametrize("args", [["--cards", "0"], ["--cards", "40"], ["--cards", "9", "--exact"]])
+@pytest.mark.parametrize("args", [["--cards", "0"], ["--cards", "40"], ["--cards", "9", "--exact"],
+                                  ["--cards", "9", "--objective", "win"], ["--cards", "4", "--workers", "0"]])
 def test_bad_card_counts_are_one_line_exit_2(args, capsys):
     assert main(["goofspiel", *args]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
-    with pytest.raises(InputError):
-        solve(int(args[1]), exact="--exact" in args)
+    if "--workers" not in args:
+        with pytest.raises(InputError):
+            solve(int(args[1]), exact="--exact" in args, objective="win" if "win" in args else "amount")
 
 
 def test_committed_goofspiel_outputs_are_fresh(tmp_path):
