@@ -29,6 +29,6 @@ CATALOGUE: dict[str, tuple[str, str, tuple[str, ...]]] = {
              + "; the game: " + cite("castronova2021"), ("guts",)),
     "billingham": ("Simplified three-player Kuhn poker (atlas)",
                    cite("billingham2017full", "sections 2-3, eqs. (1)-(18), Figures 1-5"), ("billingham",)),
-    "goofspiel": ("Goofspiel (the game of pure strategy), N = 1..6 exactly",
-                  cite("rhoads2012", "sections 2-4, Tables 1-2"), ("goofspiel",)),
+    "goofspiel": ("Goofspiel (the game of pure strategy): exact and large N, amount and win objectives",
+                  cite("rhoads2012", "sections 2-5, Tables 1-2"), ("goofspiel",)),
 }

@@ -41,7 +41,7 @@ def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
     if name == "goofspiel":
         from derivations.rhoads2012.outputs import write_goofspiel_outputs
 
-        paths = write_goofspiel_outputs(out_root / "goofspiel")
+        paths = write_goofspiel_outputs(out_root / "goofspiel", pdf=pdf, recompute=recompute)
         return [Written(out_root / "goofspiel", len(paths))]
     from derivations.ganzfried2022.seeds import derive_family
 

@@ -275,9 +275,6 @@ def cmd_goofspiel(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("symgame goofspiel: --workers must be positive", file=sys.stderr)
         return EXIT_INPUT
-    if args.exact and (args.workers > 1 or args.scheduler):
-        print("symgame goofspiel: --exact runs in one process (drop --workers/--scheduler)", file=sys.stderr)
-        return EXIT_INPUT
     progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
     try:
         with atlas_mapper(args) as mapper:

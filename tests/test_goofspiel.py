@@ -184,11 +184,27 @@ def test_bad_card_counts_are_one_line_exit_2(args, capsys):
 
 
 def test_committed_goofspiel_outputs_are_fresh(tmp_path):
-    from derivations.rhoads2012.outputs import write_goofspiel_outputs
+    """Keys current, every committed file rendered from the cache, the cheap parts recomputed for real."""
+    from derivations.rhoads2012 import outputs as study_outputs
 
     committed = ROOT / "outputs" / "goofspiel"
-    written = write_goofspiel_outputs(tmp_path)
-    assert sorted(p.name for p in written) == sorted(p.name for p in committed.iterdir())
+    cache = json.loads((committed / study_outputs.CACHE_FILE).read_text())
+    for name in study_outputs.PARTS:
+        assert cache[name]["key"] == study_outputs.part_key(name), \
+            f"outputs/goofspiel part {name} was computed by other code: run `symgame derive goofspiel`"
+    study = study_outputs.GoofspielStudy({name: entry["data"] for name, entry in cache.items()})
+    written = study_outputs.write_goofspiel_outputs(tmp_path, study, pdf=False)
+    assert sorted(p.name for p in written) == sorted(p.name for p in committed.iterdir() if p.suffix != ".pdf"
+                                                     and p.name != study_outputs.CACHE_FILE)
     for path in written:
         assert path.read_bytes() == (committed / path.name).read_bytes(), f"outputs/goofspiel/{path.name} is stale"
-    assert "25 of 25" in (committed / "summary.md").read_text()
+
+    def timeless(rows):
+        return [{k: v for k, v in r.items() if k not in ("seconds", "peak_mb")} for r in rows]
+
+    assert timeless(study_outputs.part_exact(range(1, 6))) == timeless(study.parts["exact"][:5])
+    assert timeless(study_outputs.part_win(range(1, 5), ())) == timeless(study.parts["win"][:4])
+    assert study_outputs.part_compare([2, 3, 4]) == [r for r in study.parts["compare"] if r["cards"] <= 4]
+    assert study_outputs.part_unique(5) == study.parts["unique"]
+    summary = (committed / "summary.md").read_text()
+    assert "25 of 25" in summary and "0.747" in summary

@@ -1,197 +1,432 @@
-"""``outputs/goofspiel/``: Rhoads and Bartholdi (2012), Goofspiel solved exactly for N = 1..6 and checked
-against the paper's Table 1 and the patterns it states (section 4).
+"""``outputs/goofspiel/``: Rhoads and Bartholdi (2012), Goofspiel solved and checked against the paper.
 
-Computation (:func:`compute`) and rendering (:func:`render`) are apart: the renderers take the computed
-:class:`GoofspielStudy` and never call a solver.
+What is computed (:func:`compute`), in parts cached by content (``study_cache.json``: a part is reused only
+when the code it runs is unchanged, see :mod:`symgame.export.cache`):
+
+* ``exact``: the amount objective in exact arithmetic for N = 1..EXACT_MAX, every matrix game certified;
+* ``float``: the amount objective in floating point for N = EXACT_MAX + 1..FLOAT_MAX (two processes);
+* ``win``: the win objective, P(win) - P(loss), exactly for N <= WIN_EXACT_MAX and in floats to WIN_FLOAT_MAX;
+* ``compare``: the two objectives' strategies played against each other and against best responses;
+* ``unique``: whether Table 1's first moves are the only optimal ones (exact vertex enumeration at N = 5).
+
+Rendering (:func:`render`) takes the computed :class:`GoofspielStudy` and never calls a solver.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import yaml
 
-from symgame.games.goofspiel import SOURCE, GoofspielSolution, solve
+from symgame.games.goofspiel import SOURCE
 
-CARDS = (1, 2, 3, 4, 5, 6)
+EXACT_MAX = 6
+FLOAT_MAX = 11
+WIN_EXACT_MAX = 6
+WIN_FLOAT_MAX = 8
+COMPARE = (2, 3, 4, 5)
 PRINTED = Path(__file__).resolve().parent / "printed"
+CACHE_FILE = "study_cache.json"
+ROOTS = ("derivations.rhoads2012.outputs",)
+
+
+# --------------------------------------------------------------------------- computing (JSON-ready parts)
+
+def _row_json(solution) -> dict:
+    return {str(c): {str(b): str(p) if solution.exact else repr(float(p)) for b, p in row.items()}
+            for c, row in solution.first_move.items()}
+
+
+def _solve_part(cards: int, objective: str, exact: bool, mapper=None) -> dict:
+    import resource
+
+    from symgame.games.goofspiel import solve
+
+    t0 = time.perf_counter()
+    s = solve(cards, exact=exact, objective=objective, mapper=mapper)
+    seconds = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    extra = {}
+    if objective == "amount" and cards == 9:
+        # section 5: after upcard 9, human bid 1 against the computer's 9, the rest of the game is worth to the human
+        rest = tuple(range(1, 9))
+        extra["n9_after_1_vs_9"] = repr(float(s.subgame_value(tuple(range(2, 10)), rest, rest)) - 9.0)
+    return {"cards": cards, "objective": objective, "exact": exact, "value": str(s.value) if exact else repr(float(s.value)),
+            "first_move": _row_json(s), "states": s.states, "matrix_games": s.matrix_games,
+            "saddle_points": s.saddle_points, "seconds": round(seconds, 2), "peak_mb": peak, **extra}
+
+
+def part_exact(cards: Sequence[int]) -> list[dict]:
+    return [_solve_part(n, "amount", True) for n in cards]
+
+
+def part_float(cards: Sequence[int]) -> list[dict]:
+    from symgame.engine.atlas import process_map
+
+    return [_solve_part(n, "amount", False, lambda fn, items: process_map(fn, items, 2)) for n in cards]
+
+
+def part_win(exact_cards: Sequence[int], float_cards: Sequence[int]) -> list[dict]:
+    return [_solve_part(n, "win", True) for n in exact_cards] + [_solve_part(n, "win", False) for n in float_cards]
+
+
+def part_compare(cards: Sequence[int]) -> list[dict]:
+    from symgame.games.goofspiel import evaluate, solve
+
+    rows = []
+    for n in cards:
+        exact = n <= 4
+        amount, win = solve(n, exact=exact), solve(n, exact=exact, objective="win")
+        for o in (evaluate(amount, win), evaluate(amount, None, "win"), evaluate(win, None, "amount"),
+                  evaluate(win, None, "win")):
+            rows.append({"cards": n, "exact": exact, "player1": o.player1, "player2": o.player2,
+                         "win": str(o.win) if exact else repr(float(o.win)),
+                         "tie": str(o.tie) if exact else repr(float(o.tie)),
+                         "loss": str(o.loss) if exact else repr(float(o.loss)),
+                         "amount": str(o.amount) if exact else repr(float(o.amount))})
+    return rows
+
+
+def part_unique(cards: int = 5) -> dict:
+    """Every optimal first move at N (exact vertex enumeration of each upcard's matrix game): the number of
+    extreme optimal strategies of player 1 and the range of each bet's probability over them."""
+    from symgame.engine.enummixed import enummixed_solve
+    from symgame.games.goofspiel import solve
+
+    s = solve(cards, exact=True)
+    hand = tuple(range(1, cards + 1))
+    out = {}
+    for c in hand:
+        x = [[Fraction(int(e.p), int(e.q)) for e in r] for r in s.matrix(hand, hand, hand, c)]
+        rows = sorted({e.row for e in enummixed_solve(x, [[-v for v in r] for r in x]).equilibria})
+        out[str(c)] = {"extreme": len(rows),
+                       "range": {str(b): [str(min(r[k] for r in rows)), str(max(r[k] for r in rows))]
+                                 for k, b in enumerate(hand)}}
+    return {"cards": cards, "upcards": out}
+
+
+PARTS = {
+    "exact": (part_exact, {"cards": list(range(1, EXACT_MAX + 1))}),
+    "float": (part_float, {"cards": list(range(EXACT_MAX + 1, FLOAT_MAX + 1))}),
+    "win": (part_win, {"exact_cards": list(range(1, WIN_EXACT_MAX + 1)),
+                       "float_cards": list(range(WIN_EXACT_MAX + 1, WIN_FLOAT_MAX + 1))}),
+    "compare": (part_compare, {"cards": list(COMPARE)}),
+    "unique": (part_unique, {"cards": 5}),
+}
+
+
+def part_key(name: str) -> str:
+    from symgame.export.cache import content_key
+
+    return content_key(f"goofspiel/{name}", PARTS[name][1], ROOTS)
 
 
 @dataclass(frozen=True)
+class GoofspielStudy:
+    """The computed parts (JSON-ready dictionaries, as cached)."""
+
+    parts: dict[str, Any]
+
+    @property
+    def amount(self) -> list[dict]:
+        return self.parts["exact"] + self.parts["float"]
+
+
+def compute(directory: Path | None = None, recompute: bool = False) -> GoofspielStudy:
+    """Every part, reused from ``directory/study_cache.json`` where its key is current."""
+    from symgame.export.cache import StudyCache
+
+    cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
+    parts = {}
+    for name, (fn, params) in PARTS.items():
+        key = part_key(name)
+        data = None if recompute or cache is None else cache.get(name, key)
+        if data is None:
+            data = fn(**params)
+            if cache is not None:
+                cache.put(name, key, data)
+                cache.save()
+        parts[name] = data
+    return GoofspielStudy(parts)
+
+
+# --------------------------------------------------------------------------- checks of the paper (from computed fields)
+
+@dataclass(frozen=True)
 class TableCheck:
-    """One printed entry of Table 1 against the exact first move."""
+    """One printed entry of Table 1 against the computed first move and the range over all optimal ones."""
 
     bet: int
     upcard: int
     printed: str
     computed: Fraction
+    low: Fraction
+    high: Fraction
+
+    @property
+    def tolerance(self) -> float:
+        digits = len(self.printed.split(".")[1]) if "." in self.printed else 4
+        return 0.5 * 10 ** -digits
 
     @property
     def agrees(self) -> bool:
-        digits = len(self.printed.split(".")[1]) if "." in self.printed else 4
-        return abs(float(self.computed) - float(self.printed)) <= 0.5 * 10 ** -digits
+        return float(self.low) - self.tolerance <= float(self.printed) <= float(self.high) + self.tolerance
+
+
+def table1_checks(study: GoofspielStudy) -> list[TableCheck]:
+    printed = yaml.safe_load((PRINTED / "table1.yaml").read_text(encoding="utf-8"))
+    five = next(p for p in study.parts["exact"] if p["cards"] == 5)
+    unique = study.parts["unique"]["upcards"]
+    return [TableCheck(int(bet), upcard, str(text), Fraction(five["first_move"][str(upcard)][str(bet)]),
+                       Fraction(unique[str(upcard)]["range"][str(bet)][0]),
+                       Fraction(unique[str(upcard)]["range"][str(bet)][1]))
+            for bet, row in printed["bets"].items() for upcard, text in enumerate(row, start=1)]
 
 
 @dataclass(frozen=True)
 class PatternCheck:
-    """A pattern of section 4 at one N: the bets it forbids with upcard N, and their exact probabilities."""
+    """A pattern of section 4 at one N: the bets it forbids with upcard N and their computed probabilities."""
 
     cards: int
+    exact: bool
     statement: str
     bets: tuple[int, ...]
-    probabilities: tuple[Fraction, ...]
+    probabilities: tuple[float, ...]
 
     @property
     def holds(self) -> bool:
-        return all(p == 0 for p in self.probabilities)
+        return all(p == 0 if self.exact else p < 1e-9 for p in self.probabilities)
 
 
-@dataclass(frozen=True)
-class GoofspielStudy:
-    solutions: tuple[GoofspielSolution, ...]
-    table1: tuple[TableCheck, ...]
-    patterns: tuple[PatternCheck, ...]
-
-
-def compute(cards: Sequence[int] = CARDS) -> GoofspielStudy:
-    """Exact solutions for every N, Table 1 checked entry by entry, the section 4 patterns checked where they apply."""
-    solutions = tuple(solve(n, exact=True) for n in cards)
-    by_n = {s.cards: s for s in solutions}
-    printed = yaml.safe_load((PRINTED / "table1.yaml").read_text(encoding="utf-8"))
-    table = tuple(TableCheck(int(bet), upcard, str(text), by_n[5].first_move[upcard][int(bet)])
-                  for bet, row in printed["bets"].items() for upcard, text in enumerate(row, start=1)) \
-        if 5 in by_n else ()
-    patterns = []
-    for s in solutions:
-        n = s.cards
+def pattern_checks(study: GoofspielStudy) -> list[PatternCheck]:
+    out = []
+    for part in study.amount:
+        n = part["cards"]
         if n < 5:
             continue                                           # the paper states them for N = 5..13
-        top = s.first_move[n]
-        patterns.append(PatternCheck(n, f"with upcard {n}, never bet {n - 1} or {n - 2}", (n - 1, n - 2),
-                                     (top[n - 1], top[n - 2])))
+        top = part["first_move"][str(n)]
+        value = (lambda b: Fraction(top[str(b)])) if part["exact"] else (lambda b: float(top[str(b)]))
+        out.append(PatternCheck(n, part["exact"], f"with upcard {n}, never bet {n - 1} or {n - 2}", (n - 1, n - 2),
+                                (value(n - 1), value(n - 2))))
         if n % 2 == 0:
-            patterns.append(PatternCheck(n, f"with upcard {n} (N even), never bet 1", (1,), (top[1],)))
-    return GoofspielStudy(solutions, table, tuple(patterns))
+            out.append(PatternCheck(n, part["exact"], f"with upcard {n} (N even), never bet 1", (1,), (value(1),)))
+    return out
 
 
-def _decimal(p: Fraction, digits: int = 6) -> str:
-    scaled = round(p * 10 ** digits)
+def section5(study: GoofspielStudy) -> dict | None:
+    nine = next((p for p in study.amount if p["cards"] == 9), None)
+    if nine is None:
+        return None
+    p9 = float(nine["first_move"]["9"]["9"])
+    return {"p": p9, "agrees": round(p9, 4) == 0.7475, "after": float(nine["n9_after_1_vs_9"])}
+
+
+# --------------------------------------------------------------------------- rendering
+
+def _decimal(p: Any, digits: int = 6) -> str:
+    q = Fraction(p)
+    scaled = round(q * 10 ** digits)
     return f"{scaled / 10 ** digits:.{digits}f}"
 
 
-def first_move_csv(solution: GoofspielSolution) -> str:
-    n = solution.cards
+def first_move_csv(part: dict) -> str:
+    n = part["cards"]
     lines = ["bet," + ",".join(f"upcard {c}" for c in range(1, n + 1))]
     for bet in range(1, n + 1):
-        lines.append(f"{bet}," + ",".join(_decimal(solution.first_move[c][bet]) for c in range(1, n + 1)))
+        lines.append(f"{bet}," + ",".join(_decimal(part["first_move"][str(c)][str(bet)]) for c in range(1, n + 1)))
     return "\n".join(lines) + "\n"
 
 
 def states_csv(study: GoofspielStudy) -> str:
     from math import comb
 
-    lines = ["cards,paper_subgames,canonical_subgames,matrix_games,saddle_points"]
-    for s in study.solutions:
-        paper = sum(comb(s.cards, k) ** 3 for k in range(s.cards + 1))
-        lines.append(f"{s.cards},{paper},{s.states},{s.matrix_games},{s.saddle_points}")
+    lines = ["objective,cards,arithmetic,paper_subgames,stored_subgames,matrix_games,saddle_points,seconds,peak_mb"]
+    for part in study.amount + study.parts["win"]:
+        n = part["cards"]
+        paper = sum(comb(n, k) ** 3 for k in range(n + 1))
+        lines.append(f"{part['objective']},{n},{'exact' if part['exact'] else 'float'},{paper},{part['states']},"
+                     f"{part['matrix_games']},{part['saddle_points']},{part['seconds']},{part['peak_mb']}")
     return "\n".join(lines) + "\n"
 
 
-def table_tex(solution: GoofspielSolution) -> str:
-    n = solution.cards
+def table_tex(part: dict) -> str:
+    n = part["cards"]
     head = " & ".join(str(c) for c in range(1, n + 1))
-    rows = [f"{bet} & " + " & ".join(_decimal(solution.first_move[c][bet], 4) for c in range(1, n + 1)) + r" \\"
-            for bet in range(1, n + 1)]
+    rows = [f"{bet} & " + " & ".join(_decimal(part["first_move"][str(c)][str(bet)], 4) for c in range(1, n + 1))
+            + r" \\" for bet in range(1, n + 1)]
     return "\n".join([r"\begin{tabular}{r|" + "r" * n + "}", r"bet \textbackslash{} upcard & " + head + r" \\",
                       r"\hline", *rows, r"\end{tabular}"]) + "\n"
 
 
+def compare_csv(study: GoofspielStudy) -> str:
+    lines = ["cards,arithmetic,player1,player2,p_win,p_tie,p_loss,amount"]
+    for r in study.parts["compare"]:
+        lines.append(f"{r['cards']},{'exact' if r['exact'] else 'float'},{r['player1']},{r['player2']},"
+                     + ",".join(_decimal(r[k]) for k in ("win", "tie", "loss", "amount")))
+    return "\n".join(lines) + "\n"
+
+
 def summary_markdown(study: GoofspielStudy) -> str:
+    amount, win = study.amount, study.parts["win"]
     lines = ["# Goofspiel (the game of pure strategy)", "", f"Source: {SOURCE}.", "",
-             "Every value below is exact (rationals): a dynamic programme over subgames whose hands are reduced to "
-             "their comparison pattern, each matrix game solved on its supports in exact arithmetic and certified "
-             "by exact best responses on both sides. The value of the whole game is 0 for every N (symmetry).", "",
-             "| N | value | canonical subgames | matrix games | saddle points |", "|---|---|---|---|---|"]
-    lines += [f"| {s.cards} | {s.value} | {s.states} | {s.matrix_games} | {s.saddle_points} |" for s in study.solutions]
-    lines += ["", "First moves: `first_move_N.csv` (rows: bets, columns: upcards; six decimals of the exact "
-              "probabilities) and `first_move_N.png` (N >= 3, as a picture), Table 1's layout for N = 5 in "
-              "`table1.tex`; state counts against the paper's triples of subsets in `states.csv`.", ""]
-    agree = sum(c.agrees for c in study.table1)
-    lines += ["## Checks of the paper", "",
-              f"- Table 1 (N = 5): {agree} of {len(study.table1)} printed entries agree with the exact first move "
-              "to the printed digits."]
-    for p in study.patterns:
-        lines.append(f"- N = {p.cards}: {p.statement}: **{'holds' if p.holds else 'fails'}**.")
-    lines += ["", "Where the optimal first move is not unique, the one computed here is one optimal strategy; "
-              "the comparison with Table 1 is then with that strategy (uniqueness is not checked yet).", ""]
+             "symgame solves N-card Goofspiel from its rules by a dynamic programme over subgames, level by level "
+             "(hand size 1..N). A pair of hands is stored as its comparison pattern (which card beats which), once "
+             "per exchange of the players (`f(Y, V, P) = -f(V, Y, P)`); every matrix game of a level is solved in "
+             "one batch (saddle points, then a vectorised simplex). In exact arithmetic every matrix game is "
+             "re-solved on the simplex basis in rationals and certified by exact best responses on both sides. "
+             "The value of the whole game is 0 for every N (symmetry).", "",
+             "## Amount won (the paper's objective)", "",
+             "| N | arithmetic | value | stored subgames | paper's subgames | matrix games | saddle points | seconds |",
+             "|---|---|---|---|---|---|---|---|"]
+    from math import comb
+
+    for p in amount:
+        n = p["cards"]
+        value = p["value"] if p["exact"] else f"{float(p['value']):.1e}"
+        lines.append(f"| {n} | {'exact' if p['exact'] else 'float'} | {value} | {p['states']} | "
+                     f"{sum(comb(n, k) ** 3 for k in range(n + 1))} | {p['matrix_games']} | {p['saddle_points']} | "
+                     f"{p['seconds']} |")
+    lines += ["", "Seconds on 2 cores (floats from N = 7 in two processes), measured when the part was computed. "
+              "First moves: `first_move_N.csv` (rows: bets, columns: upcards) and `first_move_N.png`; Table 1's "
+              "layout for N = 5 in `table1.tex`; counts in `states.csv`.", "",
+              "## Checks of the paper", ""]
+    checks = table1_checks(study)
+    agree = sum(c.agrees for c in checks)
+    unique = study.parts["unique"]["upcards"]
+    all_unique = all(u["extreme"] == 1 for u in unique.values())
+    lines.append(f"- Table 1 (N = 5): {agree} of {len(checks)} printed entries agree with the exact first move to the "
+                 "printed digits; " + ("player 1's optimal first move is unique for every upcard (exact vertex "
+                                       "enumeration of each upcard's matrix game), so the table is the optimal move."
+                                       if all_unique else "some upcards have several optimal first moves: "
+                                       "entries are compared with the range over all of them."))
+    for p in pattern_checks(study):
+        shown = ", ".join(f"bet {b}: {_decimal(q)}" for b, q in zip(p.bets, p.probabilities))
+        lines.append(f"- Section 4, N = {p.cards} ({'exact' if p.exact else 'float'}): {p.statement}: "
+                     f"**{'holds' if p.holds else 'fails'}** for the computed strategy ({shown}).")
+    s5 = section5(study)
+    if s5 is not None:
+        lines.append(f"- Section 5, N = 9, upcard 9: the optimal strategy bets 9 with probability {s5['p']:.6f} "
+                     f"(printed 0.7475: **{'agrees' if s5['agrees'] else 'disagrees'}**). After the human's 1 against "
+                     f"the computer's 9 the human's expected amount over the rest of the game, the 9 lost included, "
+                     f"is {s5['after']:+.4f}: " + ("an advantage in amount too." if s5["after"] > 0 else
+                                                    "no advantage in amount; the paper's point is about the "
+                                                    "probability of winning, which is not computed at N = 9."))
+    top = max(p["cards"] for p in amount)
+    lines += [f"- Table 2 (N = 13) and the section 4 remarks on it (upcards above 9, the last column's odd bets) are "
+              f"not checked: the largest N solved here is {top} (see `states.csv` for the growth).", "",
+              "## The open problem: maximising the probability of winning", "",
+              "Payoff +1 for a win, -1 for a loss, 0 for a tie (`P(win) - P(loss)`); the state then holds the score "
+              "difference. Values and first moves: `win_first_move_N.csv`.", "",
+              "| N | arithmetic | value | stored subgames | matrix games | seconds |", "|---|---|---|---|---|---|"]
+    for p in win:
+        value = p["value"] if p["exact"] else f"{float(p['value']):.1e}"
+        lines.append(f"| {p['cards']} | {'exact' if p['exact'] else 'float'} | {value} | {p['states']} | "
+                     f"{p['matrix_games']} | {p['seconds']} |")
+    lines += ["", "The two objectives against each other (`objectives.csv`; player 1's probabilities and amount; one "
+              "optimal strategy of each objective, as the solver returns it):", "",
+              "| N | player 1 | player 2 | P(1 wins) | P(tie) | P(1 loses) | amount to 1 |", "|---|---|---|---|---|---|---|"]
+    for r in study.parts["compare"]:
+        lines.append(f"| {r['cards']} | {r['player1']} | {r['player2']} | " +
+                     " | ".join(_decimal(r[k], 4) for k in ("win", "tie", "loss", "amount")) + " |")
+    lines += ["", "A best response for winning beats the amount-optimal strategy more often than it loses to it, "
+              "while the win-optimal strategy guarantees `P(win) - P(loss) = 0`; the win-optimal strategy in turn "
+              "gives away expected amount.", ""]
     return "\n".join(lines)
 
 
 def errata_markdown(study: GoofspielStudy) -> str:
     lines = ["# Errata: Goofspiel", "", f"Source checked: {SOURCE}.", ""]
-    bad = [c for c in study.table1 if not c.agrees]
-    failed = [p for p in study.patterns if not p.holds]
+    bad = [c for c in table1_checks(study) if not c.agrees]
+    failed = [p for p in pattern_checks(study) if not p.holds]
+    s5 = section5(study)
     for c in bad:
         lines += [f"- Table 1, bet {c.bet}, upcard {c.upcard}: printed {c.printed}, exact {c.computed} "
                   f"= {float(c.computed):.6f}."]
     for p in failed:
         shown = ", ".join(f"bet {b}: {float(q):.6f}" for b, q in zip(p.bets, p.probabilities))
-        lines += [f"- N = {p.cards}, {p.statement}: fails ({shown})."]
-    if not bad and not failed:
-        lines.append("No disagreement with the paper was found for N <= "
-                     f"{max(s.cards for s in study.solutions)} (Table 1 entry by entry, the section 4 patterns).")
+        lines += [f"- N = {p.cards}, {p.statement}: fails for the computed optimal strategy ({shown})."]
+    if s5 is not None and not s5["agrees"]:
+        lines += [f"- Section 5, N = 9, upcard 9: printed 0.7475, computed {s5['p']:.6f}."]
+    if not bad and not failed and (s5 is None or s5["agrees"]):
+        top = max(p["cards"] for p in study.amount)
+        lines.append(f"No disagreement with the paper was found for N <= {top} (Table 1 entry by entry, the section 4 "
+                     "patterns, the section 5 example). Table 2 (N = 13) is not checked.")
     return "\n".join(lines) + "\n"
 
 
 def render(study: GoofspielStudy) -> dict[str, str]:
     files = {"summary.md": summary_markdown(study), "errata.md": errata_markdown(study),
-             "states.csv": states_csv(study)}
-    for s in study.solutions:
-        files[f"first_move_{s.cards}.csv"] = first_move_csv(s)
-        if s.cards == 5:
-            files["table1.tex"] = table_tex(s)
+             "states.csv": states_csv(study), "objectives.csv": compare_csv(study)}
+    for part in study.amount:
+        files[f"first_move_{part['cards']}.csv"] = first_move_csv(part)
+        if part["cards"] == 5:
+            files["table1.tex"] = table_tex(part)
+            files["cheatsheet.tex"] = cheatsheet_tex(study, part)
+    for part in study.parts["win"]:
+        files[f"win_first_move_{part['cards']}.csv"] = first_move_csv(part)
     return files
 
 
-def heatmap(solution: GoofspielSolution, path: Path) -> Path:
+def cheatsheet_tex(study: GoofspielStudy, five: dict) -> str:
+    win5 = next(p for p in study.parts["win"] if p["cards"] == 5)
+    return "\n".join([
+        r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm]{geometry}", r"\pagestyle{empty}",
+        r"\begin{document}", r"\section*{Goofspiel with 5 cards: how to bid on the first card}",
+        "Each column is the upcard; the entries are the probabilities of each bid in an optimal strategy.",
+        r"\subsection*{To maximise the amount won (Rhoads and Bartholdi, Table 1)}",
+        table_tex(five).strip(),
+        r"\subsection*{To maximise the probability of winning, $P(\mathrm{win}) - P(\mathrm{loss})$}",
+        table_tex(win5).strip(), "",
+        "Exact values computed by symgame from the rules; every matrix game certified by exact best responses.",
+        r"\end{document}", ""])
+
+
+def heatmap(part: dict, path: Path, title: str) -> Path:
     """The first-move table as a picture, like the paper's Tables 1-2: rows bets, columns upcards."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    n = solution.cards
-    grid = [[float(solution.first_move[c][bet]) for c in range(1, n + 1)] for bet in range(1, n + 1)]
+    n = part["cards"]
+    grid = [[float(Fraction(part["first_move"][str(c)][str(bet)])) for c in range(1, n + 1)] for bet in range(1, n + 1)]
     fig, ax = plt.subplots(figsize=(1.0 + 0.75 * n, 0.8 + 0.75 * n), dpi=100)
     ax.imshow(grid, cmap="Greys", vmin=0.0, vmax=1.0, origin="upper")
     for bet in range(n):
         for c in range(n):
             value = grid[bet][c]
-            if value > 0:
+            if value > 5e-4:
                 ax.text(c, bet, f"{value:.3f}", ha="center", va="center", fontsize=8,
                         color="white" if value > 0.5 else "black")
     ax.set_xticks(range(n), [str(c) for c in range(1, n + 1)])
     ax.set_yticks(range(n), [str(b) for b in range(1, n + 1)])
     ax.set_xlabel("upcard")
     ax.set_ylabel("bet")
-    ax.set_title(f"Goofspiel, N = {n}: optimal first move")
+    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
     return path
 
 
-def write_goofspiel_outputs(directory: Path, study: GoofspielStudy | None = None) -> list[Path]:
+def write_goofspiel_outputs(directory: Path, study: GoofspielStudy | None = None, pdf: bool = True,
+                            recompute: bool = False) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
-    study = study or compute()
-    paths = []
+    study = study or compute(directory, recompute)
+    paths = [directory / CACHE_FILE] if (directory / CACHE_FILE).exists() else []
     for name, text in render(study).items():
         path = directory / name
         path.write_text(text, encoding="utf-8")
         paths.append(path)
-    for solution in study.solutions:
-        if solution.cards >= 3:
-            paths.append(heatmap(solution, directory / f"first_move_{solution.cards}.png"))
+    for part in study.amount:
+        if part["cards"] >= 3:
+            paths.append(heatmap(part, directory / f"first_move_{part['cards']}.png",
+                                 f"Goofspiel, N = {part['cards']}: optimal first move"))
+    if pdf:
+        from symgame.export.latex import compile_pdf
+
+        compile_pdf(directory / "cheatsheet.tex")
     return paths

@@ -223,7 +223,8 @@ def _serial(fn: Callable, items: Sequence) -> list:
 
 # --------------------------------------------------------------------------- one level, exact
 
-def _exact_level(level: Level, prev: list, objective: str, prev_reach: int, total: int) -> tuple[list, int, int]:
+def _exact_level(level: Level, prev: list, objective: str, prev_reach: int, total: int,
+                 mapper: Mapper) -> tuple[list, int, int]:
     """Exact values of one level: nested lists ``[pattern][set]`` (amount) or ``[pattern][set][d]`` (win)."""
     from flint import fmpq
 
@@ -268,7 +269,10 @@ def _exact_level(level: Level, prev: list, objective: str, prev_reach: int, tota
                     cell.append(None)
                 row.append(cell)
         table.append(row)
-    values, saddles = _solve_exact_many(matrices)
+    size = max(1, min(2000, len(matrices) // 8 + 1))
+    parts = mapper(_solve_exact_many, [(matrices[k:k + size],) for k in range(0, len(matrices), size)])
+    values = [v for part in parts for v in part[0]]
+    saddles = sum(part[1] for part in parts)
     for n, (a, si, di) in enumerate(slots):
         mean = sum(values[n * m:(n + 1) * m], fmpq(0)) / m
         if di is None:
@@ -464,7 +468,7 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
         Expected amount won (the paper's) or ``P(win) - P(loss)``.
     mapper : callable, optional
         ``mapper(fn, items)`` runs the work units of a level (serial by default; local processes or Dask
-        as for the atlas). Floating point only.
+        as for the atlas).
     checkpoint : path, optional
         A folder: each finished level is saved there, and a run resumes from the last saved level.
     progress : callable, optional
@@ -494,7 +498,7 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
         t0 = time.perf_counter()
         prev_reach = levels[level.m - 2].reach if level.m > 1 else 1
         if exact:
-            table, g, s = _exact_level(level, tables[-1], objective, prev_reach, total)
+            table, g, s = _exact_level(level, tables[-1], objective, prev_reach, total, mapper)
         else:
             table, g, s = _float_level(level, tables[-1], objective, prev_reach, mapper, total)
         tables.append(table)

@@ -165,13 +165,21 @@ def exact_from_basis(x: Sequence[Sequence[Any]], basis: Sequence[int]) -> tuple[
 
 def certified(x: Sequence[Sequence[Any]], value: Any, row: Sequence[Any], column: Sequence[Any]) -> bool:
     """Exact best responses: ``row`` guarantees ``value`` against every column and ``column`` holds the row
-    player to ``value`` against every row (both strategies probability vectors)."""
+    player to ``value`` against every row (both strategies probability vectors). Products are python-flint
+    matrix products (one common denominator per row or column)."""
+    from flint import fmpq_mat
+
     m, n = len(x), len(x[0])
-    if any(p < 0 for p in row) or any(q < 0 for q in column) or sum(row) != 1 or sum(column) != 1:
+    p, q = [_q(t) for t in row], [_q(t) for t in column]
+    if any(t < 0 for t in p) or any(t < 0 for t in q) or sum(p) != 1 or sum(q) != 1:
         return False
-    worst = min(sum((row[i] * x[i][j] for i in range(m)), _q(0)) for j in range(n))
-    best = max(sum((column[j] * x[i][j] for j in range(n)), _q(0)) for i in range(m))
-    return bool(worst == value == best)
+    mat = fmpq_mat(m, n, [_q(e) for r in x for e in r])
+    against_columns = fmpq_mat(1, m, p) * mat                  # (1, n)
+    against_rows = mat * fmpq_mat(n, 1, q)                     # (m, 1)
+    worst = min(against_columns[0, j] for j in range(n))
+    best = max(against_rows[i, 0] for i in range(m))
+    v = _q(value)
+    return bool(worst == v and best == v)
 
 
 def _q(v: Any):
