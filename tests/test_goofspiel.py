@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 
 from symgame.cli import main
 from symgame.errors import InputError
-from symgame.games.goofspiel import (build_tree, evaluate, orient, pattern, play, solve, solve_matrix_exact,
-                                     level_patterns)
+from symgame.games.goofspiel import (
+    build_tree,
+    evaluate,
+    level_patterns,
+    orient,
+    pattern,
+    play,
+    solve,
+    solve_matrix_exact,
+)
 from symgame.model.sequence_form import build_sequence_form
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.verify.best_response import certify_value

@@ -248,7 +248,7 @@ def _exact_level(level: Level, prev: list, objective: str, prev_reach: int, tota
                 slots.append((a, si, None))
                 row.append(None)
             else:
-                cell = []
+                cell: list[Any] = []
                 for di, d in enumerate(range(-reach, reach + 1)):
                     if abs(d) > min(sum(prizes), reach, total - sum(prizes)):
                         cell.append(fmpq((d > 0) - (d < 0)))
@@ -532,8 +532,8 @@ def _float_level(level: Level, prev: np.ndarray, objective: str, prev_reach: int
     m, s = level.m, len(level.sets)
     if objective == "amount":
         parts = _chunks(level, s * m ** 3)
-        items = [(level.child_pattern[c], level.child_sign[c], level.compare[c], level.sets, level.child_set, prev)
-                 for c in parts]
+        items: list[tuple] = [(level.child_pattern[c], level.child_sign[c], level.compare[c], level.sets,
+                               level.child_set, prev) for c in parts]
         results = mapper(_amount_chunk, items)
     else:
         parts = _chunks(level, s * (2 * level.reach + 1) * m ** 3)
@@ -631,7 +631,7 @@ def play(solution: GoofspielSolution, lines: Iterable[str], say: Callable[[str],
     rng = random.Random(seed)
     source = iter(lines)
     n = solution.cards
-    results = []
+    results: list[int] = []
     say(f"Goofspiel with {n} cards ({solution.objective} objective): bid one card of your hand each round.")
     for game in range(games):
         prizes = list(range(1, n + 1))
