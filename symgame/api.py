@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, overload
 
-from .errors import InputError
+from .errors import InputError, NoResultError
 
 if TYPE_CHECKING:      # heavy modules are imported where they are used, so `import symgame` stays fast
     from .engine.derive import Derivation
@@ -699,3 +699,37 @@ def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 1
         return build_atlas(game, mapper, budget=budget)
     except CaseSpaceTooLarge as exc:
         raise InputError(str(exc)) from None
+
+
+def tree_solve(source: "str | Path | Any"):
+    """The value and optimal behaviour strategies of a two-player zero-sum game tree as exact functions of
+    its parameter (at most one): pieces with exact breakpoints, each certified on its whole interval, and
+    checked at a rational point inside each piece by exact best responses and an independent LP.
+
+    ``source`` is a YAML/JSON tree file (see the README, "Game trees with parameters") or a
+    :class:`~symgame.model.treefile.TreeFile`. Returns a
+    :class:`~symgame.engine.parametric_lp.ParametricTreeSolution` whose ``checks`` hold the point checks.
+
+    Examples
+    --------
+    >>> result = tree_solve("examples/kuhn_bet.yaml")
+    >>> [(str(p.lower), str(p.upper), str(p.value)) for p in result.pieces]
+    [('1/4', '1', '-b**2/(6*(b + 2))'), ('1', '2', 'b*(b - 2)/(6*(b + 2))'), ('2', '4', '0')]
+    >>> all(check.passed for check in result.checks)
+    True
+    """
+    from .engine.parametric_lp import parametric_tree_solve
+    from .model.gamefile import GameFileError
+    from .model.treefile import TreeFile, load_tree_file
+    from .verify.treecheck import check_pieces
+
+    try:
+        tree = source if isinstance(source, TreeFile) else load_tree_file(source)
+    except GameFileError as exc:
+        raise InputError(str(exc)) from None
+    result = parametric_tree_solve(tree)
+    result.checks = check_pieces(result)
+    if not all(c.passed for c in result.checks):
+        bad = next(c for c in result.checks if not c.passed)
+        raise NoResultError(f"{tree.game.name}: piece {bad.piece} failed its check at {bad.point}")
+    return result

@@ -428,6 +428,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 return _solve_strategic(args, strategic)
             game = to_normal_form(strategic, str(args.file))
         else:
+            from .model.gamefile import read_document
+            from .model.treefile import is_tree_data
+
+            data, _ = read_document(args.file)
+            if is_tree_data(data):
+                return cmd_solve_tree(args)
             game = load_game_file(args.file)
     except (GameFileError, GambitError) as exc:
         print(f"symgame: {exc}", file=sys.stderr)
@@ -458,6 +464,34 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(solution.pdl.render_text())
         if args.select != "default":
             print(f"(selection: {args.select})")
+    return 0
+
+
+def cmd_solve_tree(args: argparse.Namespace) -> int:
+    """``symgame solve TREE.yaml``: value and optimal strategies of a two-player zero-sum tree, exactly as
+    functions of its parameter (pieces with exact breakpoints)."""
+    from .api import tree_solve
+    from .errors import InputError, NoResultError
+    from .export.documents import dumps
+
+    if args.all or args.latex or args.markdown or args.select != "default":
+        print("symgame solve: a game tree with a parameter takes --json only (use symgame atlas for every "
+              "equilibrium)", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        result = tree_solve(args.file)
+    except InputError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except NoResultError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
+    if args.json:
+        sys.stdout.write(dumps(result.to_data()))
+    else:
+        print(result.render_text())
+        print(f"({len(result.pieces)} pieces, each proved on its whole interval and checked at a rational point "
+              "by exact best responses and an independent LP)")
     return 0
 
 
