@@ -1,121 +1,26 @@
 """``outputs/goofspiel/``: Rhoads and Bartholdi (2012), Goofspiel solved and checked against the paper.
 
-What is computed (:func:`compute`), in parts cached by content (``study_cache.json``: a part is reused only
-when the code it runs is unchanged, see :mod:`symgame.export.cache`):
-
-* ``exact``: the amount objective in exact arithmetic for N = 1..EXACT_MAX, every matrix game certified;
-* ``float``: the amount objective in floating point for N = EXACT_MAX + 1..FLOAT_MAX (two processes);
-* ``win``: the win objective, P(win) - P(loss), exactly for N <= WIN_EXACT_MAX and in floats to WIN_FLOAT_MAX;
-* ``compare``: the two objectives' strategies played against each other and against best responses;
-* ``unique``: whether Table 1's first moves are the only optimal ones (exact vertex enumeration at N = 5).
+What is computed (:mod:`derivations.rhoads2012.compute`, :func:`compute`) is in parts cached by content
+(``study_cache.json``: a part is reused only when the code it runs is unchanged, see
+:mod:`symgame.export.cache`).
 
 Rendering (:func:`render`) takes the computed :class:`GoofspielStudy` and never calls a solver.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 
+from derivations.rhoads2012.compute import PARTS, prob
 from symgame.games.goofspiel import SOURCE
 
-EXACT_MAX = 6
-FLOAT_MAX = 11
-WIN_EXACT_MAX = 6
-WIN_FLOAT_MAX = 8
-COMPARE = (2, 3, 4, 5)
 PRINTED = Path(__file__).resolve().parent / "printed"
 CACHE_FILE = "study_cache.json"
-ROOTS = ("derivations.rhoads2012.outputs",)
-
-
-# --------------------------------------------------------------------------- computing (JSON-ready parts)
-
-def _row_json(solution) -> dict:
-    return {str(c): {str(b): str(p) if solution.exact else repr(float(p)) for b, p in row.items()}
-            for c, row in solution.first_move.items()}
-
-
-def _solve_part(cards: int, objective: str, exact: bool, mapper=None) -> dict:
-    import resource
-
-    from symgame.games.goofspiel import solve
-
-    t0 = time.perf_counter()
-    s = solve(cards, exact=exact, objective=objective, mapper=mapper)
-    seconds = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    extra = {}
-    if objective == "amount" and cards == 9:
-        # section 5: after upcard 9, human bid 1 against the computer's 9, the rest of the game is worth to the human
-        rest = tuple(range(1, 9))
-        extra["n9_after_1_vs_9"] = repr(float(s.subgame_value(tuple(range(2, 10)), rest, rest)) - 9.0)
-    return {"cards": cards, "objective": objective, "exact": exact, "value": str(s.value) if exact else repr(float(s.value)),
-            "first_move": _row_json(s), "states": s.states, "matrix_games": s.matrix_games,
-            "saddle_points": s.saddle_points, "seconds": round(seconds, 2), "peak_mb": peak, **extra}
-
-
-def part_exact(cards: Sequence[int]) -> list[dict]:
-    return [_solve_part(n, "amount", True) for n in cards]
-
-
-def part_float(cards: Sequence[int]) -> list[dict]:
-    from symgame.engine.atlas import process_map
-
-    return [_solve_part(n, "amount", False, lambda fn, items: process_map(fn, items, 2)) for n in cards]
-
-
-def part_win(exact_cards: Sequence[int], float_cards: Sequence[int]) -> list[dict]:
-    return [_solve_part(n, "win", True) for n in exact_cards] + [_solve_part(n, "win", False) for n in float_cards]
-
-
-def part_compare(cards: Sequence[int]) -> list[dict]:
-    from symgame.games.goofspiel import evaluate, solve
-
-    rows = []
-    for n in cards:
-        exact = n <= 4
-        amount, win = solve(n, exact=exact), solve(n, exact=exact, objective="win")
-        for o in (evaluate(amount, win), evaluate(amount, None, "win"), evaluate(win, None, "amount"),
-                  evaluate(win, None, "win")):
-            rows.append({"cards": n, "exact": exact, "player1": o.player1, "player2": o.player2,
-                         "win": str(o.win) if exact else repr(float(o.win)),
-                         "tie": str(o.tie) if exact else repr(float(o.tie)),
-                         "loss": str(o.loss) if exact else repr(float(o.loss)),
-                         "amount": str(o.amount) if exact else repr(float(o.amount))})
-    return rows
-
-
-def part_unique(cards: int = 5) -> dict:
-    """Every optimal first move at N (exact vertex enumeration of each upcard's matrix game): the number of
-    extreme optimal strategies of player 1 and the range of each bet's probability over them."""
-    from symgame.engine.enummixed import enummixed_solve
-    from symgame.games.goofspiel import solve
-
-    s = solve(cards, exact=True)
-    hand = tuple(range(1, cards + 1))
-    out = {}
-    for c in hand:
-        x = [[Fraction(int(e.p), int(e.q)) for e in r] for r in s.matrix(hand, hand, hand, c)]
-        rows = sorted({e.row for e in enummixed_solve(x, [[-v for v in r] for r in x]).equilibria})
-        out[str(c)] = {"extreme": len(rows),
-                       "range": {str(b): [str(min(r[k] for r in rows)), str(max(r[k] for r in rows))]
-                                 for k, b in enumerate(hand)}}
-    return {"cards": cards, "upcards": out}
-
-
-PARTS = {
-    "exact": (part_exact, {"cards": list(range(1, EXACT_MAX + 1))}),
-    "float": (part_float, {"cards": list(range(EXACT_MAX + 1, FLOAT_MAX + 1))}),
-    "win": (part_win, {"exact_cards": list(range(1, WIN_EXACT_MAX + 1)),
-                       "float_cards": list(range(WIN_EXACT_MAX + 1, WIN_FLOAT_MAX + 1))}),
-    "compare": (part_compare, {"cards": list(COMPARE)}),
-    "unique": (part_unique, {"cards": 5}),
-}
+ROOTS = ("derivations.rhoads2012.compute",)     # the rendering below is not part of the keys
 
 
 def part_key(name: str) -> str:
@@ -180,9 +85,9 @@ def table1_checks(study: GoofspielStudy) -> list[TableCheck]:
     printed = yaml.safe_load((PRINTED / "table1.yaml").read_text(encoding="utf-8"))
     five = next(p for p in study.parts["exact"] if p["cards"] == 5)
     unique = study.parts["unique"]["upcards"]
-    return [TableCheck(int(bet), upcard, str(text), Fraction(five["first_move"][str(upcard)][str(bet)]),
-                       Fraction(unique[str(upcard)]["range"][str(bet)][0]),
-                       Fraction(unique[str(upcard)]["range"][str(bet)][1]))
+    return [TableCheck(int(bet), upcard, str(text), prob(five["first_move"][str(upcard)][str(bet)]),
+                       prob(unique[str(upcard)]["range"][str(bet)][0]),
+                       prob(unique[str(upcard)]["range"][str(bet)][1]))
             for bet, row in printed["bets"].items() for upcard, text in enumerate(row, start=1)]
 
 
@@ -208,7 +113,7 @@ def pattern_checks(study: GoofspielStudy) -> list[PatternCheck]:
         if n < 5:
             continue                                           # the paper states them for N = 5..13
         top = part["first_move"][str(n)]
-        value = (lambda b: Fraction(top[str(b)])) if part["exact"] else (lambda b: float(top[str(b)]))
+        value = (lambda b: prob(top[str(b)])) if part["exact"] else (lambda b: float(top[str(b)]))
         out.append(PatternCheck(n, part["exact"], f"with upcard {n}, never bet {n - 1} or {n - 2}", (n - 1, n - 2),
                                 (value(n - 1), value(n - 2))))
         if n % 2 == 0:
@@ -227,7 +132,7 @@ def section5(study: GoofspielStudy) -> dict | None:
 # --------------------------------------------------------------------------- rendering
 
 def _decimal(p: Any, digits: int = 6) -> str:
-    q = Fraction(p)
+    q = prob(p) if isinstance(p, str) else Fraction(p)
     scaled = round(q * 10 ** digits)
     return f"{scaled / 10 ** digits:.{digits}f}"
 
@@ -392,7 +297,7 @@ def heatmap(part: dict, path: Path, title: str) -> Path:
     import matplotlib.pyplot as plt
 
     n = part["cards"]
-    grid = [[float(Fraction(part["first_move"][str(c)][str(bet)])) for c in range(1, n + 1)] for bet in range(1, n + 1)]
+    grid = [[float(prob(part["first_move"][str(c)][str(bet)])) for c in range(1, n + 1)] for bet in range(1, n + 1)]
     fig, ax = plt.subplots(figsize=(1.0 + 0.75 * n, 0.8 + 0.75 * n), dpi=100)
     ax.imshow(grid, cmap="Greys", vmin=0.0, vmax=1.0, origin="upper")
     for bet in range(n):

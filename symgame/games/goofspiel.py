@@ -224,7 +224,7 @@ def _serial(fn: Callable, items: Sequence) -> list:
 # --------------------------------------------------------------------------- one level, exact
 
 def _exact_level(level: Level, prev: list, objective: str, prev_reach: int, total: int,
-                 mapper: Mapper) -> tuple[list, int, int]:
+                 mapper: Mapper, keep: bool = False) -> tuple[list, int, int, list]:
     """Exact values of one level: nested lists ``[pattern][set]`` (amount) or ``[pattern][set][d]`` (win)."""
     from flint import fmpq
 
@@ -270,30 +270,40 @@ def _exact_level(level: Level, prev: list, objective: str, prev_reach: int, tota
                 row.append(cell)
         table.append(row)
     size = max(1, min(2000, len(matrices) // 8 + 1))
-    parts = mapper(_solve_exact_many, [(matrices[k:k + size],) for k in range(0, len(matrices), size)])
+    parts = mapper(_solve_exact_many, [(matrices[k:k + size], keep) for k in range(0, len(matrices), size)])
     values = [v for part in parts for v in part[0]]
     saddles = sum(part[1] for part in parts)
+    kept = [v for part in parts for v in part[2]]
     for n, (a, si, di) in enumerate(slots):
         mean = sum(values[n * m:(n + 1) * m], fmpq(0)) / m
         if di is None:
             table[a][si] = mean
         else:
             table[a][si][di] = mean
-    return table, len(matrices), saddles
+    return table, len(matrices), saddles, kept
 
 
-def _solve_exact_many(matrices: list) -> tuple[list, int]:
+def _solve_exact_many(matrices: list, keep: bool = False) -> tuple[list, int, list]:
     """Exact values of many matrix games: exact saddle points, else the float simplex basis re-solved in
-    rationals; each answer certified by exact best responses (vertex enumeration if the basis fails)."""
+    rationals; each answer certified by exact best responses (vertex enumeration if the basis fails).
+    With ``keep``, also every game's ``(value, row, column)``."""
+    from flint import fmpq
+
     from ..numeric.matrix_batch import certified, exact_from_basis, solve_batch
 
     values: list = [None] * len(matrices)
+    solutions: list = [None] * len(matrices) if keep else []
     rest = []
     for n, x in enumerate(matrices):
-        lower = max(min(r) for r in x)
-        upper = min(max(x[i][j] for i in range(len(x))) for j in range(len(x[0])))
+        row_min = [min(r) for r in x]
+        col_max = [max(x[i][j] for i in range(len(x))) for j in range(len(x[0]))]
+        lower, upper = max(row_min), min(col_max)
         if lower == upper:
             values[n] = lower
+            if keep:
+                i, j = row_min.index(lower), col_max.index(upper)
+                solutions[n] = (lower, [fmpq(int(k == i)) for k in range(len(x))],
+                                [fmpq(int(k == j)) for k in range(len(col_max))])
         else:
             rest.append(n)
     saddles = len(matrices) - len(rest)
@@ -306,7 +316,9 @@ def _solve_exact_many(matrices: list) -> tuple[list, int]:
             if found is None or not certified(x, *found):
                 found = _enumerated(x)
             values[n] = found[0]
-    return values, saddles
+            if keep:
+                solutions[n] = found
+    return values, saddles, solutions
 
 
 def solve_matrix_exact(x: Sequence[Sequence[Any]]) -> tuple[Any, list, list]:
@@ -486,6 +498,7 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
     total = cards * (cards + 1) // 2
     store = _Checkpoint(Path(checkpoint), cards, objective, exact) if checkpoint is not None else None
     tables: list[Any] = [_level_zero(objective, exact)]
+    root: list = []                          # exact: the root's round games as solved (value, row strategy)
     games = saddles = 0
     start = 1
     if store is not None:
@@ -498,7 +511,10 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
         t0 = time.perf_counter()
         prev_reach = levels[level.m - 2].reach if level.m > 1 else 1
         if exact:
-            table, g, s = _exact_level(level, tables[-1], objective, prev_reach, total, mapper)
+            table, g, s, kept = _exact_level(level, tables[-1], objective, prev_reach, total, mapper,
+                                             keep=level.m == cards)
+            if kept:
+                root = [(_num(v, True), [_num(t, True) for t in p]) for v, p, _ in kept]
         else:
             table, g, s = _float_level(level, tables[-1], objective, prev_reach, mapper, total)
         tables.append(table)
@@ -513,9 +529,9 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
     probe = GoofspielSolution(cards, objective, exact, None, {}, 0, games, saddles, levels, tables)
     value = probe.subgame_value(hand, hand, hand)
     first = {}
-    for c in hand:
-        _, p, _ = probe.strategies(hand, hand, hand, c)
-        first[c] = {bet: p[k] for k, bet in enumerate(hand)}
+    for k, c in enumerate(hand):
+        p = root[k][1] if root else probe.strategies(hand, hand, hand, c)[1]
+        first[c] = {bet: p[t] for t, bet in enumerate(hand)}
     states = sum(len(lv.patterns) * len(lv.sets) * (2 * lv.reach + 1 if objective == "win" else 1) for lv in levels)
     return GoofspielSolution(cards, objective, exact, value, first, states, games, saddles, levels, tables)
 
