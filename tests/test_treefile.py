@@ -75,3 +75,20 @@ def test_a_bad_tree_file_through_the_cli_is_one_line_exit_2(tmp_path, capsys):
     assert main(["atlas", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "must sum to 1" in err
+
+
+def test_a_three_player_normal_form_game_with_a_parameter_derives_the_algebraic_symmetric_equilibrium(capsys):
+    """The volunteer's dilemma (three players, cost c): the atlas finds the symmetric equilibrium, volunteering
+    with probability 1 - sqrt(c), among 7 families, each certified on 0 < c < 1."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "volunteers_dilemma.yaml"
+    assert main(["atlas", str(example), "--workers", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    c = sp.Symbol("c", positive=True)
+    symmetric = []
+    for family in data["families"]:
+        for member in family["members"]:
+            values = {k: sp.sympify(v, locals={"c": c}) for k, v in member["values"].items()}   # our own output
+            if all(sp.simplify(values[k] - (1 - sp.sqrt(c))) == 0 for k in ("bob_volunteers", "cat_volunteers")):
+                symmetric.append(values)
+    assert len(data["families"]) == 7 and len(symmetric) == 1
+    assert sp.simplify(symmetric[0]["ann_volunteers"] - (1 - sp.sqrt(c))) == 0
