@@ -36,14 +36,13 @@ EXACT_CHARS = 300
 
 
 def _exact_text(p: Fraction) -> str:
-    """An exact probability as ``p/q`` when short; else ``~`` and 40 significant digits (N >= 6 gives numbers
-    of thousands of digits, which the cache does not keep; exact zeros stay exact)."""
+    """An exact number as ``p/q`` when short; else ``~`` and its decimal to 45 places, truncated (N >= 6 gives
+    probabilities of thousands to millions of digits, which the cache does not keep; exact zeros stay exact)."""
     if p.numerator.bit_length() + p.denominator.bit_length() < EXACT_CHARS * 3:
         return str(p)
-    from decimal import Context
-
-    ctx = Context(prec=40)
-    return "~" + str(ctx.divide(ctx.create_decimal(p.numerator), ctx.create_decimal(p.denominator)))
+    scaled = abs(p.numerator) * 10 ** 45 // p.denominator          # a small quotient: fast even for huge p
+    whole, frac = divmod(scaled, 10 ** 45)
+    return f"~{'-' if p < 0 else ''}{whole}.{frac:045d}"
 
 
 def prob(text: str) -> Fraction:

@@ -440,7 +440,9 @@ class GoofspielSolution:
 
 def _num(v: Any, exact: bool) -> Any:
     if exact:
-        return Fraction(int(v.p), int(v.q)) if hasattr(v, "p") else Fraction(v)
+        if hasattr(v, "p"):          # a python-flint fmpq is already in lowest terms: skip the gcd (millions of digits)
+            return Fraction(int(v.p), int(v.q), _normalize=False)    # type: ignore[call-overload]
+        return Fraction(v)
     return float(v)
 
 
