@@ -217,3 +217,13 @@ def test_committed_goofspiel_outputs_are_fresh(tmp_path):
     assert study_compute.part_unique(5) == study.parts["unique"]
     summary = (committed / "summary.md").read_text()
     assert "25 of 25" in summary and "0.747" in summary
+
+
+def test_the_dp_strategy_has_exploitability_zero_in_the_whole_game():
+    """Against every pure counter-strategy of the whole game (a best response at every position), the DP's
+    amount-optimal strategy still gets the value 0 exactly, and the win-optimal one P(win) - P(loss) = 0."""
+    amount, win = SOLVED[(4, "amount")], SOLVED[(4, "win")]
+    assert evaluate(amount, None, "amount").amount == 0
+    guard = evaluate(win, None, "win")
+    assert guard.win - guard.loss == 0
+    assert tree_value((1, 2, 3), (1, 2, 3), (1, 2, 3)) == 0 == solve(3, exact=True).value
