@@ -21,7 +21,7 @@ of Gass and Saaty, with a matrix, not only a right-hand side, that depends on th
 Examples
 --------
 >>> from symgame.model.treefile import tree_from_data
->>> data = {"parameters": {"a": "[1/2, 4]"}, "players": ["A", "B"], "root": {"chance": [
+>>> data = {"game": "poker", "parameters": {"a": "[1/2, 4]"}, "players": ["A", "B"], "root": {"chance": [
 ...     {"prob": "1/2", "node": {"player": "A", "infoset": "high", "actions": {
 ...         "bet": {"player": "B", "infoset": "b", "actions": {"call": {"payoffs": ["a + 1", "-a - 1"]},
 ...                                                             "fold": {"payoffs": ["a", "-a"]}}},

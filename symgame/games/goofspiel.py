@@ -29,8 +29,8 @@ arithmetic and certified by exact best responses on both sides.
 
 Examples
 --------
->>> solve(3).value
-0.0
+>>> solve(3).value == 0
+True
 >>> table = solve(3, exact=True).first_move
 >>> {upcard: {bet: str(p) for bet, p in row.items() if p} for upcard, row in table.items()}
 {1: {1: '1'}, 2: {2: '1'}, 3: {3: '1'}}
