@@ -215,7 +215,7 @@ def parametric_tree_solve(tree, max_pieces: int = MAX_PIECES) -> ParametricTreeS
             raise NoResultError(f"{form.name}: more than {max_pieces} pieces")
         piece = solver.piece_at(target)
         if not _le(piece.lower, covered):                        # a gap (covered, piece.lower): look inside it
-            target = _between(covered, piece.lower, lo)
+            target = _between(covered, piece.lower)
             continue
         while result.pieces and _le(piece.lower, result.pieces[-1].lower):
             result.pieces.pop()                                  # the new piece covers that one entirely
@@ -254,10 +254,10 @@ def _after(x: Any, next_root: Any, hi: Any) -> Fraction:
     limit = next_root if next_root is not None else hi
     if limit == sp.oo or limit is None:
         return _rational_near(x, 1) + Fraction(1, 10 ** 6) if x != -sp.oo else Fraction(-10 ** 6)
-    return _between(x, limit, x)
+    return _between(x, limit)
 
 
-def _between(a: Any, b: Any, fallback: Any) -> Fraction:
+def _between(a: Any, b: Any) -> Fraction:
     """A rational strictly between the exact numbers ``a < b`` (closer to ``a``)."""
     gap = sp.N(b - a, 30) if a != -sp.oo else sp.Integer(10 ** 6)
     width = Fraction(str(min(float(gap) / 16, 1e-3))) if float(gap) > 0 else Fraction(1, 10 ** 15)
