@@ -237,9 +237,13 @@ def load(path: str | Path) -> NormalFormGame | StrategicGame | PolynomialGame | 
             strategic = load_nfg(path)
             return strategic if len(strategic.players) > 2 else to_normal_form(strategic, str(path))
         data, source = read_document(path)
+        from .model.nplayer import is_nplayer_data, strategic_game
+
+        if is_nplayer_data(data) and not data.get("parameters"):
+            return strategic_game(data, source)
         players = data.get("players") if isinstance(data, dict) else None
         if (isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players)) \
-                or (isinstance(data, dict) and "root" in data):
+                or (isinstance(data, dict) and "root" in data) or is_nplayer_data(data):
             return polynomial_game_from_data(data, source)
         return game_from_data(data, source)
     except (EfgError, GambitError, GameFileError) as exc:

@@ -431,9 +431,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
             from .model.gamefile import read_document
             from .model.treefile import is_tree_data
 
-            data, _ = read_document(args.file)
+            data, source = read_document(args.file)
             if is_tree_data(data):
                 return cmd_solve_tree(args)
+            from .model.nplayer import is_nplayer_data, strategic_game
+
+            if is_nplayer_data(data):
+                if data.get("parameters"):
+                    raise GameFileError(source, "parameters", "a game of three or more players with parameters: "
+                                        "use symgame atlas (every equilibrium as a function of the parameter)")
+                return _solve_strategic(args, strategic_game(data, source))
             game = load_game_file(args.file)
     except (GameFileError, GambitError) as exc:
         print(f"symgame: {exc}", file=sys.stderr)

@@ -45,10 +45,13 @@ def polynomial_game_from_data(data: Any, source: str = "<game>") -> PolynomialGa
     A game tree (a mapping with ``root``, :mod:`symgame.model.treefile`) is compiled to its behaviour
     polynomials.
     """
+    from .nplayer import is_nplayer_data, tree_data
     from .treefile import is_tree_data, polynomial_game_from_tree, tree_from_data
 
     if is_tree_data(data):
         return polynomial_game_from_tree(tree_from_data(data, source), source)
+    if is_nplayer_data(data):                  # three or more players: the table as a tree of simultaneous moves
+        return polynomial_game_from_tree(tree_from_data(tree_data(data, source), source), source)
     check_keys(data, source, TOP_KEYS, ("game", "players"))
     name = _game_name(data["game"], source)
     parameters = _parameters(data.get("parameters") or {}, source)
