@@ -194,7 +194,8 @@ def summary_markdown(study: GoofspielStudy) -> str:
         lines.append(f"| {n} | {'exact' if p['exact'] else 'float'} | {value} | {p['states']} | "
                      f"{sum(comb(n, k) ** 3 for k in range(n + 1))} | {p['matrix_games']} | {p['saddle_points']} | "
                      f"{p['seconds']} |")
-    lines += ["", "Seconds on 2 cores (floats from N = 7 in two processes), measured when the part was computed. "
+    lines += ["", "Seconds on 2 cores (exact N >= 6 and every float row in two processes), measured when the part was "
+              "computed; `states.csv` adds the peak memory of the deriving process so far. "
               "First moves: `first_move_N.csv` (rows: bets, columns: upcards) and `first_move_N.png`; Table 1's "
               "layout for N = 5 in `table1.tex`; counts in `states.csv`.", "",
               "## Checks of the paper", ""]
