@@ -102,7 +102,7 @@ def test_trees_outside_the_method_are_refused_in_one_line(tmp_path, capsys):
         "x": {"payoffs": ["1", "0", "-1"]}, "y": {"payoffs": ["0", "0", "0"]}}}}
     general = _matrix_tree([["1", "0"], ["0", "1"]])
     general["root"]["actions"]["U"]["actions"]["L"] = {"payoffs": ["1", "1"]}
-    for data, message in ((three, "two-player"), (general, "do not sum to 0")):
+    for data, message in ((three, "two-player"), (general, "sum to .*, elsewhere to")):
         with pytest.raises(InputError, match=message):
             parametric_sequence_form(tree_from_data(data))
         path = tmp_path / "game.json"
@@ -117,3 +117,12 @@ def test_the_cli_prints_pieces_as_json(capsys):
     assert [p["from"] for p in data["pieces"]] == ["1/4", "1", "2"] and data["complete_cover"]
     assert all(c["passed"] for c in data["checks"])
     assert data["pieces"][0]["behaviour"]["Alice"]["Alice J"]["bet"] == "b/(b + 2)"
+
+
+def test_a_constant_sum_tree_is_solved_as_its_zero_sum_part():
+    data = _matrix_tree([["t", "0"], ["0", "1"]])
+    shifted = json.loads(json.dumps(data).replace('"-(', '"3 - ('))       # u0 + u1 = 3 at every leaf
+    zero, constant = tree_solve(tree_from_data(data)), tree_solve(tree_from_data(shifted))
+    assert constant.form.constant == 3
+    assert [(p.lower, p.upper, p.value) for p in zero.pieces] == [(p.lower, p.upper, p.value) for p in constant.pieces]
+    assert "Col: " in constant.render_text()

@@ -64,6 +64,7 @@ class ParametricSequenceForm:
     upper: Any
     sequences: tuple[PlayerSequences, PlayerSequences]
     payoff: dict[tuple[int, int], sp.Expr]
+    constant: sp.Expr = sp.Integer(0)           # u0 + u1 at every leaf: player 1 gets constant - value
 
 
 def parametric_sequence_form(tree) -> ParametricSequenceForm:
@@ -72,7 +73,8 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
     Raises
     ------
     InputError
-        Not two players, not zero-sum at every leaf, more than one parameter, or no perfect recall.
+        Not two players, not constant-sum (the same sum at every leaf), more than one parameter, or no
+        perfect recall.
     """
     game = tree.game
     if len(game.players) != 2:
@@ -88,15 +90,20 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
         t, lower, upper = sp.Symbol("t"), sp.Integer(0), sp.Integer(0)
     players = (PlayerSequences(), PlayerSequences())
     payoff: dict[tuple[int, int], sp.Expr] = {}
+    constant: sp.Expr | None = None              # the players' payoffs sum to this at every leaf
     stack: list[tuple[Any, sp.Expr, int, int, str]] = [(game.root, sp.Integer(1), 0, 0, "root")]
     while stack:
         node, chance, s0, s1, place = stack.pop()
         if isinstance(node, (Outcome, Terminal)):
             if isinstance(node, Outcome):
                 u0, u1 = (sp.sympify(v) for v in node.payoffs)
-                if sp.cancel(u0 + u1) != 0:
-                    raise InputError(f"{game.name}: {place}: payoffs {u0}, {u1} do not sum to 0 (the parametric "
-                                     "sequence form takes zero-sum trees; use symgame atlas)")
+                total = sp.cancel(u0 + u1)
+                if constant is None:
+                    constant = total
+                elif sp.cancel(total - constant) != 0:
+                    raise InputError(f"{game.name}: {place}: payoffs {u0}, {u1} sum to {total}, elsewhere to "
+                                     f"{constant} (the parametric sequence form takes zero- or constant-sum trees; "
+                                     "use symgame atlas)")
             else:
                 u0 = sp.Rational(node.payoff)
             if u0 != 0:
@@ -117,7 +124,8 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
         else:  # pragma: no cover - defensive
             raise TypeError(f"unknown node {node!r}")
     payoff = {k: sp.cancel(v) for k, v in payoff.items() if sp.cancel(v) != 0}
-    return ParametricSequenceForm(game.name, (game.players[0], game.players[1]), t, lower, upper, players, payoff)
+    return ParametricSequenceForm(game.name, (game.players[0], game.players[1]), t, lower, upper, players, payoff,
+                                  constant if constant is not None else sp.Integer(0))
 
 
 @dataclass
@@ -160,7 +168,8 @@ class ParametricTreeSolution:
                 where = f"if {t} <= {_show(piece.upper)}"
             else:
                 where = f"if {_show(piece.lower)} <= {t} <= {_show(piece.upper)}"
-            lines.append(f"{where}: value {piece.value}")
+            other = "" if self.form.constant == 0 else f" ({self.form.players[1]}: {sp.factor(self.form.constant - piece.value)})"
+            lines.append(f"{where}: value {piece.value}{other}")
             for who, beh in zip(self.form.players, piece.behaviour):
                 for infoset, probs in beh.items():
                     shown = ", ".join(f"{a}: {p}" for a, p in probs.items())
@@ -170,6 +179,7 @@ class ParametricTreeSolution:
     def to_data(self) -> dict:
         """JSON-ready: exact endpoints and formulas as strings."""
         return {"game": self.form.name, "players": list(self.form.players), "parameter": str(self.form.parameter),
+                "constant_sum": str(self.form.constant),
                 "pieces": [{"from": _show(p.lower), "to": _show(p.upper), "value": str(p.value),
                             "behaviour": {who: {i: {a: str(v) for a, v in probs.items()} for i, probs in beh.items()}
                                           for who, beh in zip(self.form.players, p.behaviour)},
