@@ -434,10 +434,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
             data, source = read_document(args.file)
             if is_tree_data(data):
                 return cmd_solve_tree(args)
-            from .model.nplayer import is_nplayer_data, strategic_game
+            from .model.nplayer import is_nplayer_data, strategic_game, tree_data
 
             if is_nplayer_data(data):
                 if data.get("parameters"):
+                    tree_data(data, source)                  # the table's problems first, in one line
                     raise GameFileError(source, "parameters", "a game of three or more players with parameters: "
                                         "use symgame atlas (every equilibrium as a function of the parameter)")
                 return _solve_strategic(args, strategic_game(data, source))

@@ -54,7 +54,7 @@ BAD_FILES = {
     "bad_parameter_name": (variant('  t: "[0, 3]"', '  "t-1": "[0, 3]"'), "parameters.t-1: parameter names"),
     "duplicate_actions": (variant("actions: [a, b]\n  - name: Col", "actions: [a, a]\n  - name: Col"),
                           "players[0].actions: action names must be distinct"),
-    "three_players": (variant("players:\n", "players:\n  - name: Z\n    actions: [z]\n"), "players: must be a list of one or two"),
+    "three_players": (variant("players:\n", "players:\n  - name: Z\n    actions: [z]\n"), "zero_sum: unknown key"),
     "zero_sum_not_bool": (variant("zero_sum: true", "zero_sum: maybe"), "zero_sum: must be true or false"),
     "boolean_entry": (variant('"t", "-1"', 'true, "-1"'), "payoffs[0][0]: expected an expression string"),
     "too_many_actions": (variant("actions: [a, b]\n  - name: Col", "actions: [" + ", ".join(f"a{i}" for i in range(20))

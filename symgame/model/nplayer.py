@@ -90,8 +90,8 @@ def _table(data: Any, source: str, players, names: dict) -> dict[tuple[int, ...]
         if depth < n:
             size = len(players[depth][1])
             if not isinstance(value, list) or len(value) != size:
-                raise GameFileError(source, place, f"must be a list of {size} entries, one per action of "
-                                                   f"{players[depth][0]}")
+                raise GameFileError(source, place, f"must be a list of {size} entr{'y' if size == 1 else 'ies'}, one "
+                                                   f"per action of {players[depth][0]}")
             stack.extend((value[k], profile + (k,)) for k in reversed(range(size)))
             continue
         if not isinstance(value, list) or len(value) != n:
