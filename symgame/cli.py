@@ -447,19 +447,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
     from .api import solve  # the solver's modules only once the file has been read (a bad file is refused quickly)
-    from .errors import InputError, NoResultError
 
     if args.all:
         return _solve_all(args, game)
 
-    try:
-        solution = solve(game, source=str(args.file), select=args.select)
-    except NoResultError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_NO_RESULT
-    except InputError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+    solution, code = _attempt(args, lambda: solve(game, source=str(args.file), select=args.select))
+    if solution is None:
+        return code
     if args.json:
         sys.stdout.write(solution.to_json())
     elif args.latex:
@@ -475,25 +469,33 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _attempt(args: argparse.Namespace, run: Any) -> tuple[Any, int]:
+    """``(result, 0)``, or ``(None, exit code)`` after one line on stderr for a refused or unsolved game."""
+    from .errors import InputError, NoResultError
+
+    try:
+        return run(), 0
+    except NoResultError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return None, EXIT_NO_RESULT
+    except InputError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return None, EXIT_INPUT
+
+
 def cmd_solve_tree(args: argparse.Namespace) -> int:
     """``symgame solve TREE.yaml``: value and optimal strategies of a two-player zero-sum tree, exactly as
     functions of its parameter (pieces with exact breakpoints)."""
     from .api import tree_solve
-    from .errors import InputError, NoResultError
     from .export.documents import dumps
 
     if args.all or args.latex or args.markdown or args.select != "default":
         print("symgame solve: a game tree with a parameter takes --json only (use symgame atlas for every "
               "equilibrium)", file=sys.stderr)
         return EXIT_INPUT
-    try:
-        result = tree_solve(args.file)
-    except InputError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except NoResultError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_NO_RESULT
+    result, code = _attempt(args, lambda: tree_solve(args.file))
+    if result is None:
+        return code
     if args.json:
         sys.stdout.write(dumps(result.to_data()))
     else:
