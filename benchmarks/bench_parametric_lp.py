@@ -8,10 +8,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-import sympy as sp
-
 from symgame.api import tree_solve
-from symgame.model.sequence_form import SequenceForm
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.verify.best_response import certify_value
 
@@ -27,12 +24,7 @@ def main(grid: int = 100) -> None:
     t0 = time.perf_counter()
     agree = 0
     for b in points:
-        payoff = {}
-        for key, v in form.payoff.items():
-            x = v.subs(form.parameter, sp.Rational(b.numerator, b.denominator))
-            if x != 0:
-                payoff[key] = Fraction(int(sp.numer(x)), int(sp.denom(x)))
-        numeric = SequenceForm(form.name, form.sequences, payoff)
+        numeric = form.at(b)
         cert = certify_value(numeric, solve_sequence_form(numeric).plans)
         agree += cert.certified and cert.lower == result.value_at(b)
     pointwise = time.perf_counter() - t0

@@ -12,7 +12,6 @@ from symgame.api import tree_solve
 from symgame.cli import main
 from symgame.engine.parametric_lp import parametric_sequence_form, parametric_tree_solve
 from symgame.errors import InputError
-from symgame.model.sequence_form import SequenceForm
 from symgame.model.treefile import tree_from_data
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.verify.best_response import certify_value
@@ -24,13 +23,7 @@ KUHN_RESULT = tree_solve(KUHN)
 
 def certified_value_at(result, t: Fraction) -> Fraction:
     """The value at one point by an independent route: the numeric LP, certified by exact best responses."""
-    form = result.form
-    payoff = {}
-    for key, v in form.payoff.items():
-        x = sp.nsimplify(v.subs(form.parameter, sp.Rational(t.numerator, t.denominator)))
-        if x != 0:
-            payoff[key] = Fraction(int(sp.numer(x)), int(sp.denom(x)))
-    numeric = SequenceForm(form.name, form.sequences, payoff)
+    numeric = result.form.at(t)
     cert = certify_value(numeric, solve_sequence_form(numeric).plans)
     assert cert.certified
     return cert.lower

@@ -66,6 +66,18 @@ class ParametricSequenceForm:
     payoff: dict[tuple[int, int], sp.Expr]
     constant: sp.Expr = sp.Integer(0)           # u0 + u1 at every leaf: player 1 gets constant - value
 
+    def at(self, t: Fraction):
+        """The sequence form with exact numbers at a rational parameter value."""
+        from ..model.sequence_form import SequenceForm
+
+        point = sp.Rational(t.numerator, t.denominator)
+        payoff = {}
+        for key, v in self.payoff.items():
+            x = sp.nsimplify(v.subs(self.parameter, point))
+            if x != 0:
+                payoff[key] = Fraction(int(sp.numer(x)), int(sp.denom(x)))
+        return SequenceForm(self.name, self.sequences, payoff)
+
 
 def parametric_sequence_form(tree) -> ParametricSequenceForm:
     """The sequence form of a :class:`~symgame.model.treefile.TreeFile` with at most one parameter.
@@ -138,6 +150,7 @@ class Piece:
     plans: tuple[list[sp.Expr], list[sp.Expr]]  # realization plans of both players, rational functions
     behaviour: tuple[dict[str, dict[str, sp.Expr]], dict[str, dict[str, sp.Expr]]]
     conditions: int                              # sign conditions proved on every cell of the interval
+    roots: list[Any] = field(default_factory=list, repr=False)   # every real root of the conditions, sorted
 
 
 @dataclass
@@ -235,7 +248,7 @@ def parametric_tree_solve(tree, max_pieces: int = MAX_PIECES) -> ParametricTreeS
         covered = piece.upper
         if covered == hi:
             break
-        target = _after(covered, solver.next_root(covered), hi)
+        target = _after(covered, next((r for r in piece.roots if r > covered), None), hi)
     return result
 
 
@@ -288,35 +301,15 @@ class _Solver:
         self.E = _constraints(form.sequences[0])
         self.F = _constraints(form.sequences[1])
         self.A = {k: self.field.from_sympy(v) for k, v in form.payoff.items()}
-        self._roots: list[Any] = []
 
     def numeric(self, t0: Fraction):
-        from scipy.optimize import linprog
-
         tval = sp.Rational(t0.numerator, t0.denominator)
         a = np.zeros((self.n0, self.n1))
         for (i, j), v in self.form.payoff.items():
             a[i, j] = float(v.subs(self.t, tval))
-        e, f = self.E, self.F
-        m0, m1 = len(e), len(f)
-        # player 0: variables [x, q]; max q_0  s.t.  E x = e, F'q - A'x <= 0
-        c = np.zeros(self.n0 + m1)
-        c[self.n0] = -1.0
-        a_ub = np.hstack([-a.T, np.array(f, dtype=float).T])
-        a_eq = np.hstack([np.array(e, dtype=float), np.zeros((m0, m1))])
-        b_eq = np.zeros(m0)
-        b_eq[0] = 1.0
-        bounds = [(0, None)] * self.n0 + [(None, None)] * m1
-        r0 = linprog(c, A_ub=a_ub, b_ub=np.zeros(self.n1), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs-ds")
-        # player 1: variables [y, p]; min p_0  s.t.  F y = f, A y - E'p <= 0
-        c = np.zeros(self.n1 + m0)
-        c[self.n1] = 1.0
-        a_ub = np.hstack([a, -np.array(e, dtype=float).T])
-        a_eq = np.hstack([np.array(f, dtype=float), np.zeros((m1, m0))])
-        b_eq = np.zeros(m1)
-        b_eq[0] = 1.0
-        bounds = [(0, None)] * self.n1 + [(None, None)] * m0
-        r1 = linprog(c, A_ub=a_ub, b_ub=np.zeros(self.n0), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs-ds")
+        # player 0: max q_0  s.t.  E x = e, F'q - A'x <= 0;  player 1: min p_0  s.t.  F y = f, A y - E'p <= 0
+        r0 = _side_lp(self.E, self.F, a.T, 1)
+        r1 = _side_lp(self.F, self.E, a, -1)
         if r0.status != 0 or r1.status != 0:
             raise NoResultError(f"{self.form.name}: the LP at {self.t} = {t0} failed ({r0.message}; {r1.message})")
         return a, r0.x, r1.x
@@ -340,11 +333,11 @@ class _Solver:
         if qs[0] != ps[0]:
             raise NoResultError(f"{self.form.name}: the two sides' bases do not meet at {self.t} = {t0}")
         conditions = [c for c in conds0 + conds1 if c != 0]
-        lower, upper, count = self._interval(conditions, t0)
+        lower, upper, count, roots = self._interval(conditions, t0)
         to = self.field.to_sympy
         plans = ([sp.factor(to(v)) for v in xs], [sp.factor(to(v)) for v in ys])
         behaviour = (_behaviour(self.form.sequences[0], plans[0]), _behaviour(self.form.sequences[1], plans[1]))
-        return Piece(lower, upper, sp.factor(to(qs[0])), plans, behaviour, count)
+        return Piece(lower, upper, sp.factor(to(qs[0])), plans, behaviour, count, roots)
 
     def _side(self, own_c, other_c, support, tight, transpose: bool):
         """One player's plan and the opponent's information-set values, exactly, with the parameter symbolic.
@@ -393,7 +386,7 @@ class _Solver:
         key = (own, other) if transpose else (other, own)
         return self.A.get(key, self.field(0))
 
-    def _interval(self, conditions: list, t0: Fraction) -> tuple[Any, Any, int]:
+    def _interval(self, conditions: list, t0: Fraction) -> tuple[Any, Any, int, list[Any]]:
         """The largest interval around ``t0`` on which every condition ``c(t) >= 0`` holds, proved cell by cell."""
         t = self.t
         polys: list[sp.Poly] = []
@@ -405,7 +398,6 @@ class _Solver:
                 if pp.degree() > 0:
                     bucket.append(pp)
         roots = _real_roots(polys + denominators, self.form.lower, self.form.upper)
-        self._roots = roots
         lo, hi = self.form.lower, self.form.upper
         cells = [lo] + roots + [hi]            # alternate: boundary, root, root, ..., boundary
         position = 0
@@ -439,11 +431,24 @@ class _Solver:
         for end in (lower, upper):
             if end not in (sp.oo, -sp.oo) and end not in (lo, hi) and not root_ok(end):
                 raise NoResultError(f"a denominator vanishes at the end {end} of a piece")
-        return lower, upper, checked
+        return lower, upper, checked, roots
 
-    def next_root(self, x: Any) -> Any:
-        later = [r for r in self._roots if r > x]
-        return min(later) if later else None
+
+def _side_lp(own_c: list[list[int]], other_c: list[list[int]], payoff: np.ndarray, sign: int):
+    """One player's sequence-form LP in HiGHS (dual simplex, so the answer is a vertex): variables ``[z, w]``
+    with ``own_c z = (1, 0, ...)``, ``z >= 0``, ``sign (other_c' w - payoff z) <= 0``; maximise ``sign w_0``."""
+    from scipy.optimize import linprog
+
+    own, other = np.array(own_c, dtype=float), np.array(other_c, dtype=float)
+    n, k = own.shape[1], other.shape[0]
+    cost = np.zeros(n + k)
+    cost[n] = -sign
+    a_ub = sign * np.hstack([-payoff, other.T])
+    a_eq = np.hstack([own, np.zeros((own.shape[0], k))])
+    b_eq = np.zeros(own.shape[0])
+    b_eq[0] = 1.0
+    return linprog(cost, A_ub=a_ub, b_ub=np.zeros(other.shape[1]), A_eq=a_eq, b_eq=b_eq,
+                   bounds=[(0, None)] * n + [(None, None)] * k, method="highs-ds")
 
 
 def _constraints(own: PlayerSequences) -> list[list[int]]:

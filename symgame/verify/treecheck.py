@@ -16,7 +16,6 @@ from fractions import Fraction
 import sympy as sp
 
 from ..engine.parametric_lp import ParametricTreeSolution, _sample
-from ..model.sequence_form import SequenceForm
 from ..numeric.sequence_lp import solve_sequence_form
 from .best_response import best_response_value, certify_value
 
@@ -50,8 +49,7 @@ def check_pieces(solution: ParametricTreeSolution) -> list[PointCheck]:
     for k, piece in enumerate(solution.pieces):
         point = piece.lower if piece.lower == piece.upper else _sample(piece.lower, piece.upper)
         at = {t: point}
-        payoff = {key: _fraction(v.subs(at)) for key, v in form.payoff.items()}
-        numeric = SequenceForm(form.name, form.sequences, {key: v for key, v in payoff.items() if v})
+        numeric = form.at(_fraction(point))
         plans = [[_fraction(v.subs(at)) for v in plan] for plan in piece.plans]
         value = _fraction(piece.value.subs(at))
         guaranteed = best_response_value(numeric, plans[0], responder=1)
