@@ -319,11 +319,7 @@ def cmd_play_goofspiel(args: argparse.Namespace) -> int:
         print(f"symgame play goofspiel: {exc}", file=sys.stderr)
         return EXIT_INPUT
 
-    def lines():
-        for line in sys.stdin:
-            yield line
-
-    play(solution, lines(), lambda text: print(text, flush=True), seed=args.seed, games=args.games)
+    play(solution, sys.stdin, lambda text: print(text, flush=True), seed=args.seed, games=args.games)
     return 0
 
 
@@ -413,7 +409,7 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .model.gamefile import GameFileError, load_game_file
+    from .model.gamefile import GameFileError
 
     if args.file.suffix.lower() == ".efg":
         if args.all:
@@ -428,7 +424,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 return _solve_strategic(args, strategic)
             game = to_normal_form(strategic, str(args.file))
         else:
-            from .model.gamefile import read_document
+            from .model.gamefile import game_from_data, read_document
             from .model.treefile import is_tree_data
 
             data, source = read_document(args.file)
@@ -442,7 +438,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                     raise GameFileError(source, "parameters", "a game of three or more players with parameters: "
                                         "use symgame atlas (every equilibrium as a function of the parameter)")
                 return _solve_strategic(args, strategic_game(data, source))
-            game = load_game_file(args.file)
+            game = game_from_data(data, source)                # the document is read once
     except (GameFileError, GambitError) as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
