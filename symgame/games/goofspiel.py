@@ -75,11 +75,6 @@ def pattern(v: Iterable[int], y: Iterable[int]) -> Pattern:
     return tuple(2 if c in vs and c in ys else (0 if c in vs else 1) for c in sorted(vs | ys))
 
 
-def hands(p: Pattern) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Hands with pattern ``p`` (cards 1, 2, ... for the distinct values)."""
-    return (tuple(k + 1 for k, s in enumerate(p) if s != 1), tuple(k + 1 for k, s in enumerate(p) if s != 0))
-
-
 def orient(p: Pattern) -> tuple[Pattern, int]:
     """The stored representative of ``p``'s orbit and the sign ``s`` with ``f(p, P, d) = s f(rep, P, s d)``.
 
@@ -323,20 +318,7 @@ def _solve_exact_many(matrices: list, keep: bool = False) -> tuple[list, int, li
 
 def solve_matrix_exact(x: Sequence[Sequence[Any]]) -> tuple[Any, list, list]:
     """One matrix game in exact arithmetic (``fmpq`` entries), certified: ``(value, row, column)``."""
-    from ..numeric.matrix_batch import certified, exact_from_basis, solve_batch
-
-    lower = max(min(r) for r in x)
-    cols = [max(x[i][j] for i in range(len(x))) for j in range(len(x[0]))]
-    if lower == min(cols):
-        from flint import fmpq
-
-        i = [min(r) for r in x].index(lower)
-        j = cols.index(lower)
-        return lower, [fmpq(int(k == i)) for k in range(len(x))], [fmpq(int(k == j)) for k in range(len(cols))]
-    batch = solve_batch(np.array([[[float(e) for e in r] for r in x]]))
-    found = exact_from_basis(x, batch.basis[0])
-    if found is None or not certified(x, *found):
-        found = _enumerated(x)
+    _, _, (found,) = _solve_exact_many([x], keep=True)
     return found
 
 
