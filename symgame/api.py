@@ -705,6 +705,50 @@ def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 1
         raise InputError(str(exc)) from None
 
 
+def stability(game: PolynomialGame, *, rates: dict | None = None, scale: object = 1, workers: int | None = 1):
+    """Stability of every equilibrium family of a one-parameter polynomial game under the gradient dynamics
+    ``dx/dt = scale * k_x * x (1 - x) * dE_owner/dx`` (Billingham, arXiv:1707.01392, 2017, eq. (23)), with the
+    parameter symbolic (see ``symgame stability``).
+
+    Returns a :class:`~symgame.engine.stability.StabilityAnalysis`: for each family, ranges of the parameter
+    with exact endpoints, each ``asymptotically stable``, ``unstable`` or ``centre`` (with the dimension of the
+    oscillatory part), and whether that is proved.
+
+    Examples
+    --------
+    >>> result = stability(load("examples/pennies.yaml"))
+    >>> [(r.stability, r.oscillatory_dimensions, r.proved) for r in result.families[0].ranges]
+    [('centre', 2, True)]
+    """
+    from .engine.stability import stability_analysis
+
+    return stability_analysis(atlas(game, workers=workers), rates, scale)
+
+
+def dynamics(game: PolynomialGame, start: "dict[str, float] | None" = None, *, at: object = None,
+             until: float = 2000.0, rates: dict | None = None, scale: float = 1.0):
+    """The trajectory of the gradient dynamics from ``start`` (default 1/2 for every variable) up to
+    ``t = until``, classified: periodic, quasi-periodic, chaotic, chaotic transient, absorbed at the boundary or
+    rest point (see ``symgame dynamics``). Floats: this is a numeric integration (scipy's DOP853).
+
+    Returns a :class:`~symgame.numeric.dynamics.LongRun` (kind, Lyapunov exponent, profit rates, final point).
+
+    Examples
+    --------
+    >>> run = dynamics(load("examples/pennies.yaml"), {"x": 0.8}, at=1, until=300)
+    >>> run.kind
+    'periodic'
+    """
+    from .model.polygame import PolynomialGame
+    from .numeric.dynamics import classify, compile_dynamics
+
+    if not isinstance(game, PolynomialGame):
+        raise InputError(f"dynamics: expected a polynomial game, got {type(game).__name__}")
+    dyn = compile_dynamics(game, float(Fraction(str(at))) if at is not None else None, rates, scale)
+    x0 = [float((start or {}).get(x, 0.5)) for x in game.variables]
+    return classify(dyn, x0, until=until, window=min(1000.0, until / 2))
+
+
 def tree_solve(source: "str | Path | Any"):
     """The value and optimal behaviour strategies of a two-player zero-sum game tree as exact functions of
     its parameter (at most one): pieces with exact breakpoints, each certified on its whole interval, and

@@ -1,4 +1,4 @@
-"""Command-line interface: ``symgame list | derive | kuhn | solve | atlas | guts | play``.
+"""Command-line interface: ``symgame list | derive | kuhn | solve | atlas | stability | dynamics | guts | play``.
 
 Heavy modules (sympy, scipy, z3) are imported inside the command that uses them, so that
 ``symgame --help`` and the refusal of a bad command start quickly.
@@ -106,6 +106,25 @@ def build_parser() -> argparse.ArgumentParser:
     atlas.add_argument("--checkpoint", type=Path, metavar="FILE",
                        help="record finished work in FILE and resume from it")
     atlas.add_argument("--progress", action="store_true", help="report progress on stderr")
+    dyn = sub.add_parser("dynamics", help="a trajectory of the gradient dynamics of a polynomial game file")
+    dyn.add_argument("file", type=Path)
+    dyn.add_argument("--at", metavar="P=VALUE", help="the parameter value (required when the game has one)")
+    dyn.add_argument("--from", dest="start", metavar="x1=V,x2=V", help="initial frequencies in (0, 1) "
+                     "(default 1/2 for every variable not given)")
+    dyn.add_argument("--until", type=float, default=2000.0, metavar="T", help="integrate to t = T (default 2000)")
+    dyn.add_argument("--rate", action="append", default=[], metavar="x=K", help="rate k_x of one variable "
+                     "(default 1; repeatable)")
+    dyn.add_argument("--scale", default="1", metavar="S", help="common factor of the vector field (Billingham: 24)")
+    dyn.add_argument("--json", action="store_true", help="print JSON")
+    stab = sub.add_parser("stability", help="stability of every equilibrium family under the gradient dynamics, "
+                          "with the parameter symbolic")
+    stab.add_argument("file", type=Path)
+    stab.add_argument("--rate", action="append", default=[], metavar="x=K", help="rate k_x of one variable")
+    stab.add_argument("--scale", default="1", metavar="S", help="common factor of the vector field")
+    stab.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="local processes for the atlas (default: every core; 1 runs serially)")
+    stab.add_argument("--scheduler", metavar="ADDRESS", help=argparse.SUPPRESS)
+    stab.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -128,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_convert(args)
         if args.command == "goofspiel":
             return cmd_goofspiel(args)
+        if args.command == "dynamics":
+            return cmd_dynamics(args)
+        if args.command == "stability":
+            return cmd_stability(args)
         return cmd_solve(args)
     except StudiesNotFound as exc:
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
@@ -805,6 +828,121 @@ def atlas_mapper(args: argparse.Namespace):
     if args.workers == 1:
         return _Serial()
     return _Processes(args.workers)
+
+
+def _assignments(texts: Sequence[str], what: str, names: Sequence[str], positive: bool = False,
+                 unit: bool = False) -> dict[str, Fraction]:
+    """``x=V`` items (comma- or option-separated) with rational values, checked against ``names``."""
+    from .model.expr import ExpressionError, parse_expression
+    from .model.gamefile import GameFileError
+
+    out: dict[str, Fraction] = {}
+    for text in texts:
+        for item in filter(None, (t.strip() for t in text.split(","))):
+            left, sep, right = item.partition("=")
+            name = left.strip()
+            if not sep or name not in names:
+                raise GameFileError(what, "", f"expected VARIABLE=VALUE with a variable of the game "
+                                    f"({', '.join(names)}), got {item!r}")
+            try:
+                value = parse_expression(right.strip(), {})
+            except ExpressionError as exc:
+                raise GameFileError(what, name, str(exc)) from None
+            if not value.is_Rational:
+                raise GameFileError(what, name, f"{right.strip()!r} is not a rational number")
+            v = Fraction(int(value.p), int(value.q))
+            if (positive and v <= 0) or (unit and not 0 < v < 1):
+                raise GameFileError(what, name, f"{v} must be {'positive' if positive else 'strictly between 0 and 1'}")
+            out[name] = v
+    return out
+
+
+def _scale(text: str) -> Fraction:
+    from .model.expr import ExpressionError, parse_expression
+    from .model.gamefile import GameFileError
+
+    try:
+        value = parse_expression(text, {})
+    except ExpressionError as exc:
+        raise GameFileError("--scale", "", str(exc)) from None
+    if not value.is_Rational or value <= 0:
+        raise GameFileError("--scale", "", f"{text!r} is not a positive rational number")
+    return Fraction(int(value.p), int(value.q))
+
+
+def cmd_dynamics(args: argparse.Namespace) -> int:
+    """``symgame dynamics FILE --at P=V [--from x=V,...] [--until T] [--json]``: one trajectory, classified."""
+    import math
+
+    from .export.documents import dumps
+    from .model.gamefile import GameFileError
+    from .model.polyfile import load_polynomial_game
+    from .numeric.dynamics import classify, compile_dynamics
+
+    try:
+        game = load_polynomial_game(args.file)
+        if game.parameter_names and not args.at:
+            raise GameFileError("--at", "", f"the game has a parameter: give --at {game.parameter_names[0]}=VALUE")
+        value = parse_at(args.at, game) if game.parameter_names else None
+        start = _assignments([args.start] if args.start else [], "--from", game.variables, unit=True)
+        rates = _assignments(args.rate, "--rate", game.variables, positive=True)
+        scale = _scale(args.scale)
+        if not (math.isfinite(args.until) and 0 < args.until <= 1e6):
+            raise GameFileError("--until", "", "T must be a number in (0, 10^6]")
+    except GameFileError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    dyn = compile_dynamics(game, float(value) if value is not None else None,
+                           {x: float(k) for x, k in rates.items()}, float(scale))
+    x0 = [float(start.get(x, Fraction(1, 2))) for x in game.variables]
+    run = classify(dyn, x0, until=args.until, window=min(1000.0, args.until / 2))
+    data = {"game": game.name, "parameter": {game.parameter_names[0]: str(value)} if value is not None else {},
+            "start": dict(zip(game.variables, x0)), "until": args.until, "kind": run.kind,
+            "lyapunov_exponent": run.lyapunov, "transient_lyapunov_exponent": run.transient_lyapunov,
+            "absorbed_at": run.absorbed_at, "section_spread": run.section_spread, "amplitude": run.amplitude,
+            "profit_rates": {p.name: r for p, r in zip(game.players, run.profit_rates)},
+            "final": dict(zip(game.variables, run.final))}
+    if args.json:
+        sys.stdout.write(dumps(data))
+        return 0
+    print(f"{game.name}: {run.kind} (t <= {args.until:g}; largest Lyapunov exponent {run.lyapunov:.4g}"
+          + (f"; every frequency at 0 or 1 from t = {run.absorbed_at:g}" if run.absorbed_at else "") + ")")
+    print("profit rates: " + ", ".join(f"{p.name} {r:.5f}" for p, r in zip(game.players, run.profit_rates)))
+    print("final: " + ", ".join(f"{x} = {v:.4f}" for x, v in zip(game.variables, run.final)))
+    return 0
+
+
+def cmd_stability(args: argparse.Namespace) -> int:
+    """``symgame stability FILE [--json]``: families x parameter ranges, exact."""
+    from .engine.atlas import CaseSpaceTooLarge, build_atlas
+    from .engine.stability import StabilityError, stability_analysis
+    from .export.documents import dumps
+    from .export.stability_outputs import stability_json, stability_markdown
+    from .model.gamefile import GameFileError
+    from .model.polyfile import load_polynomial_game
+
+    try:
+        game = load_polynomial_game(args.file)
+        if len(game.parameters) != 1:
+            raise GameFileError(str(args.file), "parameters", "symgame stability needs exactly one parameter")
+        rates = _assignments(args.rate, "--rate", game.variables, positive=True)
+        scale = _scale(args.scale)
+    except GameFileError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        with atlas_mapper(args) as mapper:
+            atlas = build_atlas(game, mapper)
+        analysis = stability_analysis(atlas, {x: str(k) for x, k in rates.items()}, str(scale))
+    except (CaseSpaceTooLarge, StabilityError, ValueError, NotImplementedError) as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.json:
+        sys.stdout.write(dumps(stability_json(analysis)))
+    else:
+        sys.stdout.write(stability_markdown(analysis))
+    decided = all(r.stability != "undecided" for f in analysis.families for r in f.ranges)
+    return 0 if decided and not atlas.unsolved else EXIT_NO_RESULT
 
 
 def parse_at(text: str, game) -> Fraction:
