@@ -5,9 +5,10 @@ constructors from rules, generic export). Everything that belongs to one paper l
 (as data files in symgame's own formats where possible), proofs and experiments about its games, and the
 writers of ``outputs/<game>/``.
 
-- ``ganzfried2022/``: 2x2 games, Weakest Link, Final Jeopardy (``seeds.py``), n-card Kuhn poker;
+- ``ganzfried2022/``: 2x2 games, Weakest Link, Final Jeopardy (``seeds.py``), n-card Kuhn poker, the sampling
+  experiment (``sampling.py``);
 - ``buck2022/``: continuous Guts (coalitions, the Weenie rule, symmetric thresholds) and the Jacob games;
-- ``billingham2017/``: simplified three-player Kuhn poker;
+- ``billingham2017/``: simplified three-player Kuhn poker and its dynamics of repeated play;
 - ``rhoads2012/``: Goofspiel.
 
 ``symgame derive GAME`` (or ``python -m derivations GAME``) runs one entry of :data:`CATALOGUE`. This module
@@ -27,8 +28,11 @@ CATALOGUE: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "kuhn": ("n-card Kuhn poker (game tree)", cite("ganzfried2022", "section 6.2 and Appendix C"), ("kuhn",)),
     "guts": ("Continuous Guts, 1 v N coalitions", cite("buck2022", "sections 1-4 and Appendices B-D")
              + "; the game: " + cite("castronova2021"), ("guts",)),
-    "billingham": ("Simplified three-player Kuhn poker (atlas)",
-                   cite("billingham2017full", "sections 2-3, eqs. (1)-(18), Figures 1-5"), ("billingham",)),
+    "billingham": ("Simplified three-player Kuhn poker (atlas; section 4's dynamics of repeated play)",
+                   cite("billingham2017full", "sections 2-3, eqs. (1)-(18), Figures 1-5"),
+                   ("billingham", "billingham/dynamics")),
     "goofspiel": ("Goofspiel (the game of pure strategy): exact and large N, amount and win objectives",
                   cite("rhoads2012", "sections 2-5, Tables 1-2"), ("goofspiel",)),
+    "sampling": ("Parameter sampling against decision lists (random 2x2 zero-sum games)",
+                 cite("ganzfried2022", "section 4, Theorem 1; section 5, Figure 1"), ("sampling",)),
 }

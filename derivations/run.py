@@ -34,10 +34,22 @@ def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
         paths = write_guts_outputs(out_root / "guts", pdf=pdf, recompute=recompute, progress=progress)
         return [Written(out_root / "guts", len(paths))]
     if name == "billingham":
-        from derivations.billingham2017.outputs import write_billingham_outputs
+        from derivations.billingham2017.outputs import (
+            analyse_billingham,
+            write_billingham_outputs,
+            write_dynamics_outputs,
+        )
 
-        result = write_billingham_outputs(out_root / "billingham", pdf=pdf)
-        return [Written(result.directory, len(result.files), result.pdf.message)]
+        analysis = analyse_billingham()
+        result = write_billingham_outputs(out_root / "billingham", analysis, pdf=pdf)
+        dynamics = write_dynamics_outputs(out_root / "billingham" / "dynamics", analysis, recompute=recompute)
+        return [Written(result.directory, len(result.files), result.pdf.message),
+                Written(out_root / "billingham" / "dynamics", len(dynamics))]
+    if name == "sampling":
+        from derivations.ganzfried2022.sampling_outputs import write_sampling_outputs
+
+        paths = write_sampling_outputs(out_root / "sampling", recompute=recompute)
+        return [Written(out_root / "sampling", len(paths))]
     if name == "goofspiel":
         from derivations.rhoads2012.outputs import write_goofspiel_outputs
 

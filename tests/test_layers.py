@@ -45,7 +45,7 @@ def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
     from symgame.games import billingham, goofspiel, guts, kuhn
 
     assert DEFAULT_BUDGET == ENGINE_BUDGET
-    assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham", "goofspiel"]
+    assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham", "goofspiel", "sampling"]
     for name, specs in FAMILIES.items():
         title, source, outputs = CATALOGUE[name]
         assert specs[0].title.startswith(title) and specs[0].source == source
@@ -53,6 +53,9 @@ def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
     for name, module in (("kuhn", kuhn), ("guts", guts), ("billingham", billingham), ("goofspiel", goofspiel)):
         assert CATALOGUE[name][1] == module.SOURCE
     assert CATALOGUE["billingham"][0].startswith(billingham.TITLE)
+    from derivations.ganzfried2022 import sampling
+
+    assert CATALOGUE["sampling"][1].startswith(sampling.SOURCE.split(",")[0])
 
 
 def test_the_package_never_imports_the_paper_studies():
