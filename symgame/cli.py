@@ -900,6 +900,7 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
             "start": dict(zip(game.variables, x0)), "until": args.until, "kind": run.kind,
             "lyapunov_exponent": run.lyapunov, "transient_lyapunov_exponent": run.transient_lyapunov,
             "absorbed_at": run.absorbed_at, "section_spread": run.section_spread, "amplitude": run.amplitude,
+            "frequencies": list(run.frequencies),
             "profit_rates": {p.name: r for p, r in zip(game.players, run.profit_rates)},
             "final": dict(zip(game.variables, run.final))}
     if args.json:

@@ -24,3 +24,26 @@ def write_billingham_outputs(directory: Path, analysis: AtlasAnalysis | None = N
     analysis = analysis or analyse_billingham()
     return write_atlas_outputs(analysis, directory, billingham.TITLE, billingham.SOURCE,
                                billingham_printed.printed_profits_agree(), PLOTTED, pdf=pdf, plots=plots)
+
+
+# --------------------------------------------------------------------------- section 4: dynamics
+
+DYNAMICS_TEXT = ("stability.json", "dynamics.json", "summary.md", "errata.md")
+
+
+def write_dynamics_outputs(directory: Path, analysis: AtlasAnalysis, recompute: bool = False,
+                           plots: bool = True, study=None) -> list[Path]:
+    """``outputs/billingham/dynamics/``: stability by exact P ranges, trajectories, Figure 6 analogue, claims."""
+    from derivations.billingham2017 import dynamics_render as render
+    from derivations.billingham2017.dynamics import dynamics_study
+
+    directory.mkdir(parents=True, exist_ok=True)
+    study = study or dynamics_study(analysis, directory, recompute=recompute)
+    texts = render.texts(study)
+    paths = []
+    for name in DYNAMICS_TEXT:
+        (directory / name).write_text(texts[name], encoding="utf-8")
+        paths.append(directory / name)
+    if plots:
+        paths += render.plots(study, directory)
+    return paths

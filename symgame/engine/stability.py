@@ -230,7 +230,7 @@ def family_stability(game: PolynomialGame, family: Family, rates: dict[str, obje
         analysis = _MemberAnalysis(game, member, J, rates, scale, timeout_ms)
         rest = rest and analysis.rest_point
         for phi, m in analysis.factors:
-            factors[str(phi.as_expr()).replace("_s", "s")] = m
+            factors[str(phi.as_expr())] = int(m)
         for iv in member.range.intervals:
             ranges.extend(analysis.ranges(iv))
     return FamilyStability(family.ident, tuple(cases), rest, tuple(factors.items()), tuple(ranges))
@@ -260,7 +260,7 @@ class _MemberAnalysis:
         field_ = sp.Matrix(vector_field(game, rates, scale)).subs(subs)
         self.rest_point = all(self._reduce(sp.fraction(sp.together(e))[0]) == 0 for e in field_)
         flist = self._characteristic_factors(J.subs(subs))
-        self.factors = [(sp.Poly(f, LAM), m) for f, m in flist if f.has(LAM)]
+        self.factors = [(sp.Poly(f, LAM), int(m)) for f, m in flist if f.has(LAM)]
         self.fixed = [(f, m) for f, m in self.factors if not (f.free_symbols - {LAM}) & set(self.free)]
         self.loose = [(f, m) for f, m in self.factors if (f.free_symbols - {LAM}) & set(self.free)]
         self.critical = self._critical()

@@ -166,6 +166,7 @@ class LongRun:
     amplitude: float
     profit_rates: tuple[float, ...]
     final: tuple[float, ...] = field(default=())
+    frequencies: tuple[float, ...] = field(default=())
 
 
 def classify(dyn: Dynamics, start: Sequence[float], until: float = 2000.0, window: float = 500.0,
@@ -191,6 +192,7 @@ def classify(dyn: Dynamics, start: Sequence[float], until: float = 2000.0, windo
     late = traj.frequencies[traj.times >= until - window]
     amplitude = float(np.max(np.ptp(late, axis=0)))
     spread = None
+    freqs: tuple[float, ...] = ()
     transient = float("nan")
     if absorbed:
         transient = lyapunov_exponent(dyn, start, absorbed_at) if absorbed_at and absorbed_at > 1 else 0.0
@@ -201,6 +203,7 @@ def classify(dyn: Dynamics, start: Sequence[float], until: float = 2000.0, windo
     else:
         tail = lyapunov_exponent(dyn, late[0], window)
         spread = _section_spread(late)
+        freqs = dominant_frequencies(late, float(traj.times[1] - traj.times[0]))
         if spread is not None and spread < 1e-3:
             kind = "periodic"
         elif tail > lyapunov_tol:
@@ -208,7 +211,28 @@ def classify(dyn: Dynamics, start: Sequence[float], until: float = 2000.0, windo
         else:
             kind = "quasi-periodic"
     return LongRun(kind, float(tail), float(transient), absorbed_at, spread, amplitude,
-                   tuple(float(v) for v in traj.profit_rates), tuple(float(v) for v in traj.frequencies[-1]))
+                   tuple(float(v) for v in traj.profit_rates), tuple(float(v) for v in traj.frequencies[-1]), freqs)
+
+
+def dominant_frequencies(series: np.ndarray, dt: float, threshold: float = 1e-2) -> tuple[float, ...]:
+    """The distinct dominant frequencies of the frequencies that oscillate (range above ``threshold``).
+
+    One spectral peak per variable (Hann window); peaks closer than two frequency bins are one frequency.
+    Two or more incommensurate frequencies mean a quasi-periodic orbit even when each variable looks periodic.
+    """
+    n = len(series)
+    bins = np.fft.rfftfreq(n, d=dt)
+    resolution = 2.0 / (n * dt)
+    peaks: list[float] = []
+    for j in range(series.shape[1]):
+        x = series[:, j]
+        if np.ptp(x) < threshold:
+            continue
+        spectrum = np.abs(np.fft.rfft((x - x.mean()) * np.hanning(n)))
+        f = float(bins[1 + int(np.argmax(spectrum[1:]))])
+        if all(abs(f - g) > resolution for g in peaks):
+            peaks.append(f)
+    return tuple(sorted(round(f, 5) for f in peaks))
 
 
 def _section_spread(late: np.ndarray) -> float | None:

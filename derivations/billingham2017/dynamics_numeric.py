@@ -1,0 +1,98 @@
+"""The numeric part of the Billingham dynamics study (cached): trajectories, the P grid, perturbations.
+
+Kept apart from :mod:`derivations.billingham2017.dynamics` so that the cache key covers only the code that
+computes these numbers (the float integrator and the game), not the exact stability engine.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgame.games import billingham
+from symgame.numeric.dynamics import classify, compare_methods, compile_dynamics, trajectory
+
+SCALE = 24
+FIGURE_POTS = (2.5, 3.1, 3.35, 3.75, 4.15, 4.65)
+GRID = tuple(round(2.05 + 0.05 * k, 2) for k in range(80))   # 2.05 .. 6.00
+STARTS = 3
+UNTIL = 10_000.0
+GRID_UNTIL = 2000.0
+
+
+def starts(seed: int = 17) -> list[list[float]]:
+    """The initial frequencies (the paper does not print its own): seeded, uniform in [0.1, 0.9]."""
+    rng = np.random.default_rng(seed)
+    return [[round(float(v), 4) for v in rng.uniform(0.1, 0.9, len(billingham.build_game().variables))]
+            for _ in range(STARTS)]
+
+
+# --------------------------------------------------------------------------- numeric part (cached)
+
+def _pack(values) -> str:
+    """A series as one compact string (3 decimals), to keep the cache small."""
+    return " ".join(f"{float(v):.3f}" for v in values)
+
+
+def unpack(text: str) -> list[float]:
+    return [float(v) for v in text.split()]
+
+
+def _run_figure(P: float) -> dict[str, Any]:
+    game = billingham.build_game()
+    dyn = compile_dynamics(game, P, scale=SCALE)
+    runs = []
+    for x0 in starts():
+        traj = trajectory(dyn, x0, UNTIL, points=int(UNTIL) + 1)
+        absorbed = np.all(np.abs(traj.logits) > 13.8, axis=1)
+        late = traj.frequencies[-401:]
+        pair = sorted(dyn.variables, key=lambda x: -float(np.ptp(late[:, dyn.variables.index(x)])))[:2]
+        runs.append({"start": x0, "final": [round(float(v), 6) for v in traj.frequencies[-1]],
+                     "profit_rates": [round(float(v), 6) for v in traj.profit_rates],
+                     "absorbed_at": float(traj.times[int(np.argmax(absorbed))]) if absorbed.any() else None,
+                     "late_pair": pair,
+                     "late": [_pack(traj.frequencies[-401:, dyn.variables.index(x)]) for x in pair],
+                     "b3_every_50": _pack(traj.frequencies[::50, dyn.variables.index("b3")]),
+                     "profits_every_50": [_pack(traj.profits[::50, i]) for i in range(3)]})
+    check = compare_methods(dyn, starts()[0], 100.0)
+    return {"P": P, "runs": runs, "dop853_vs_radau_t100": check}
+
+
+def _run_grid(P: float) -> dict[str, Any]:
+    dyn = compile_dynamics(billingham.build_game(), P, scale=SCALE)
+    run = classify(dyn, starts()[0], until=GRID_UNTIL, window=1000.0, lyapunov_tol=0.01)
+    return {"P": P, "kind": run.kind, "lyapunov": round(run.lyapunov, 5),
+            "transient_lyapunov": None if run.transient_lyapunov != run.transient_lyapunov
+            else round(run.transient_lyapunov, 5), "absorbed_at": run.absorbed_at,
+            "section_spread": None if run.section_spread is None else round(run.section_spread, 5),
+            "profit_rates": [round(v, 6) for v in run.profit_rates], "frequencies": list(run.frequencies)}
+
+
+def _perturb(job: tuple[str, float, list[float]]) -> dict[str, Any]:
+    family, P, point = job
+    dyn = compile_dynamics(billingham.build_game(), P, scale=SCALE)
+    rng = np.random.default_rng(3)
+    x0 = np.clip(np.array(point) + rng.uniform(-1e-3, 1e-3, len(point)), 1e-3, 1 - 1e-3)
+    traj = trajectory(dyn, x0, GRID_UNTIL, points=4001)
+    dist = np.max(np.abs(traj.frequencies - np.array(point)), axis=1)
+    return {"family": family, "P": P, "initial_distance": round(float(dist[0]), 6),
+            "max_distance": round(float(dist.max()), 6), "final_distance": round(float(dist[-1]), 6)}
+
+
+def numeric_part(jobs: list[tuple[str, float, list]], workers: int | None = 2) -> dict[str, Any]:
+    """Every run, on ``workers`` processes (the results do not depend on their number)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        figures = list(pool.map(_run_figure, FIGURE_POTS))
+        grid = list(pool.map(_run_grid, GRID))
+        perturbed = list(pool.map(_perturb, jobs))
+    return {"figures": figures, "grid": grid, "perturbations": perturbed, "starts": starts()}
+
+
+def numeric_key(jobs) -> str:
+    from symgame.export.cache import content_key
+
+    return content_key("billingham/dynamics", {"scale": SCALE, "figures": FIGURE_POTS, "grid": GRID,
+                                               "until": UNTIL, "grid_until": GRID_UNTIL, "jobs": jobs},
+                       ["derivations.billingham2017.dynamics_numeric"])
