@@ -119,3 +119,17 @@ def test_a_constant_sum_tree_is_solved_as_its_zero_sum_part():
     assert constant.form.constant == 3
     assert [(p.lower, p.upper, p.value) for p in zero.pieces] == [(p.lower, p.upper, p.value) for p in constant.pieces]
     assert "Col: " in constant.render_text()
+
+
+def test_open_domain_ends_stay_open():
+    """A domain (0, 3) has no piece containing 0 or 3: shown with '<', flagged in the JSON, refused by value_at."""
+    result = tree_solve(tree_from_data(_matrix_tree([["1/t", "0"], ["0", "1"]], "(0, 3)")))
+    data = result.to_data()
+    assert data["pieces"][0]["from"] == "0" and data["pieces"][0]["from_closed"] is False
+    assert data["pieces"][-1]["to"] == "3" and data["pieces"][-1]["to_closed"] is False
+    assert all(p["from_closed"] for p in data["pieces"][1:]) and all(p["to_closed"] for p in data["pieces"][:-1])
+    text = result.render_text()
+    assert "if 0 < t" in text and "t < 3" in text
+    with pytest.raises(InputError):
+        result.value_at(Fraction(0))
+    assert result.value_at(Fraction(1, 2)) == certified_value_at(result, Fraction(1, 2))

@@ -65,6 +65,8 @@ class ParametricSequenceForm:
     sequences: tuple[PlayerSequences, PlayerSequences]
     payoff: dict[tuple[int, int], sp.Expr]
     constant: sp.Expr = sp.Integer(0)           # u0 + u1 at every leaf: player 1 gets constant - value
+    lower_closed: bool = True                   # whether the domain contains its finite ends
+    upper_closed: bool = True
 
     def at(self, t: Fraction):
         """The sequence form with exact numbers at a rational parameter value."""
@@ -95,9 +97,11 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
     if len(tree.parameters) > 1:
         raise InputError(f"{game.name}: the parametric sequence form takes one parameter "
                          f"({len(tree.parameters)} here)")
+    closed = (True, True)
     if tree.parameters:
         par = tree.parameters[0]
         t, lower, upper = par.symbol, par.lower, par.upper
+        closed = (bool(par.lower_closed), bool(par.upper_closed))
     else:
         t, lower, upper = sp.Symbol("t"), sp.Integer(0), sp.Integer(0)
     players = (PlayerSequences(), PlayerSequences())
@@ -137,7 +141,7 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
             raise TypeError(f"unknown node {node!r}")
     payoff = {k: sp.cancel(v) for k, v in payoff.items() if sp.cancel(v) != 0}
     return ParametricSequenceForm(game.name, (game.players[0], game.players[1]), t, lower, upper, players, payoff,
-                                  constant if constant is not None else sp.Integer(0))
+                                  constant if constant is not None else sp.Integer(0), *closed)
 
 
 @dataclass
@@ -161,8 +165,16 @@ class ParametricTreeSolution:
     pieces: list[Piece] = field(default_factory=list)
     checks: list = field(default_factory=list)          # point checks added by symgame.verify.treecheck
 
+    def closed_ends(self, piece: Piece) -> tuple[bool, bool]:
+        """Whether ``piece`` contains its lower and upper end (open only at an open end of the domain)."""
+        return (not (piece.lower == self.form.lower and not self.form.lower_closed),
+                not (piece.upper == self.form.upper and not self.form.upper_closed))
+
     def value_at(self, t: Fraction) -> Fraction:
         """The exact value at a rational point of the domain."""
+        f = self.form
+        if (t == f.lower and not f.lower_closed) or (t == f.upper and not f.upper_closed):
+            raise InputError(f"{t} is outside the domain (an open end)")
         for piece in self.pieces:
             if _le(piece.lower, t) and _le(t, piece.upper):
                 v = piece.value.subs(self.form.parameter, sp.Rational(t.numerator, t.denominator))
@@ -175,12 +187,11 @@ class ParametricTreeSolution:
         for piece in self.pieces:
             if piece.lower == piece.upper:
                 where = f"at {t} = {_show(piece.lower)}" if self.form.lower != self.form.upper else "always"
-            elif piece.upper == sp.oo:
-                where = f"if {t} >= {_show(piece.lower)}"
-            elif piece.lower == -sp.oo:
-                where = f"if {t} <= {_show(piece.upper)}"
             else:
-                where = f"if {_show(piece.lower)} <= {t} <= {_show(piece.upper)}"
+                lo_closed, hi_closed = self.closed_ends(piece)
+                lo = "" if piece.lower == -sp.oo else f"{_show(piece.lower)} {'<=' if lo_closed else '<'} "
+                hi = "" if piece.upper == sp.oo else f" {'<=' if hi_closed else '<'} {_show(piece.upper)}"
+                where = f"if {lo}{t}{hi}"
             other = "" if self.form.constant == 0 else f" ({self.form.players[1]}: {sp.factor(self.form.constant - piece.value)})"
             lines.append(f"{where}: value {piece.value}{other}")
             for who, beh in zip(self.form.players, piece.behaviour):
@@ -193,7 +204,8 @@ class ParametricTreeSolution:
         """JSON-ready: exact endpoints and formulas as strings."""
         return {"game": self.form.name, "players": list(self.form.players), "parameter": str(self.form.parameter),
                 "constant_sum": str(self.form.constant),
-                "pieces": [{"from": _show(p.lower), "to": _show(p.upper), "value": str(p.value),
+                "pieces": [{"from": _show(p.lower), "to": _show(p.upper), "from_closed": self.closed_ends(p)[0],
+                            "to_closed": self.closed_ends(p)[1], "value": str(p.value),
                             "behaviour": {who: {i: {a: str(v) for a, v in probs.items()} for i, probs in beh.items()}
                                           for who, beh in zip(self.form.players, p.behaviour)},
                             "conditions_proved": p.conditions, "certified": True}
