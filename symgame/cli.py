@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     atlas.add_argument("--checkpoint", type=Path, metavar="FILE",
                        help="record finished work in FILE and resume from it")
     atlas.add_argument("--progress", action="store_true", help="report progress on stderr")
-    dyn = sub.add_parser("dynamics", help="a trajectory of the gradient dynamics of a polynomial game file")
+    dyn = sub.add_parser("dynamics", help="a trajectory of the gradient dynamics of a polynomial game file, or of "
+                         "the replicator dynamics of a normal-form game (.nfg, YAML)")
     dyn.add_argument("file", type=Path)
     dyn.add_argument("--at", metavar="P=VALUE", help="the parameter value (required when the game has one)")
     dyn.add_argument("--from", dest="start", metavar="x1=V,x2=V", help="initial frequencies in (0, 1) "
@@ -115,6 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     dyn.add_argument("--rate", action="append", default=[], metavar="x=K", help="rate k_x of one variable "
                      "(default 1; repeatable)")
     dyn.add_argument("--scale", default="1", metavar="S", help="common factor of the vector field (Billingham: 24)")
+    dyn.add_argument("--single-population", action="store_true", help="normal-form games: one population "
+                     "playing a symmetric game against itself (default: one population per player)")
     dyn.add_argument("--json", action="store_true", help="print JSON")
     stab = sub.add_parser("stability", help="stability of every equilibrium family under the gradient dynamics, "
                           "with the parameter symbolic")
@@ -874,11 +877,24 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
     """``symgame dynamics FILE --at P=V [--from x=V,...] [--until T] [--json]``: one trajectory, classified."""
     import math
 
+    from .api import load
+    from .errors import InputError
     from .export.documents import dumps
     from .model.gamefile import GameFileError
     from .model.polyfile import load_polynomial_game
+    from .model.polygame import PolynomialGame
     from .numeric.dynamics import classify, compile_dynamics
 
+    try:
+        loaded = load(args.file)
+    except InputError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if not isinstance(loaded, PolynomialGame):
+        return _replicator_cli(args, loaded)
+    if args.single_population:
+        print("symgame dynamics: --single-population is for normal-form games (replicator dynamics)", file=sys.stderr)
+        return EXIT_INPUT
     try:
         game = load_polynomial_game(args.file)
         if game.parameter_names and not args.at:
@@ -898,7 +914,9 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
     run = classify(dyn, x0, until=args.until, window=min(1000.0, args.until / 2))
     data = {"game": game.name, "parameter": {game.parameter_names[0]: str(value)} if value is not None else {},
             "start": dict(zip(game.variables, x0)), "until": args.until, "kind": run.kind,
-            "lyapunov_exponent": run.lyapunov, "transient_lyapunov_exponent": run.transient_lyapunov,
+            "lyapunov_exponent": run.lyapunov,
+            "transient_lyapunov_exponent": None if run.transient_lyapunov != run.transient_lyapunov
+            else run.transient_lyapunov,
             "absorbed_at": run.absorbed_at, "section_spread": run.section_spread, "amplitude": run.amplitude,
             "frequencies": list(run.frequencies),
             "profit_rates": {p.name: r for p, r in zip(game.players, run.profit_rates)},
@@ -911,6 +929,93 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
     print("profit rates: " + ", ".join(f"{p.name} {r:.5f}" for p, r in zip(game.players, run.profit_rates)))
     print("final: " + ", ".join(f"{x} = {v:.4f}" for x, v in zip(game.variables, run.final)))
     return 0
+
+
+def _replicator_cli(args: argparse.Namespace, game) -> int:
+    """``symgame dynamics`` on a normal-form game: the replicator dynamics (one population per player, or one
+    population with ``--single-population``)."""
+    import math
+
+    from .export.documents import dumps
+    from .model.gambit import StrategicGame, from_normal_form
+    from .model.game import NormalFormGame
+    from .model.gamefile import GameFileError
+    from .numeric.replicator import replicator
+
+    try:
+        if isinstance(game, NormalFormGame):
+            if game.domain.names:
+                if not args.at:
+                    raise GameFileError("--at", "", f"the game has parameters: give --at {game.domain.names[0]}=VALUE")
+                if len(game.domain.names) > 1:
+                    raise GameFileError("--at", "", "replicator dynamics of a game with several parameters: "
+                                        "fix them in the file")
+                value = parse_value_at(args.at, game.domain.names[0], game.domain.parameters[0])
+                matrices = game.payoffs_at({game.domain.names[0]: value})
+                shell = StrategicGame(game.name, tuple(p.name for p in game.players),
+                                      tuple(p.actions for p in game.players), ())
+                game = StrategicGame(shell.title, shell.players, shell.strategies, tuple(
+                    tuple(m[prof[0]][prof[1] if len(prof) > 1 else 0] for m in matrices) for prof in shell.profiles()))
+            else:
+                game = from_normal_form(game)
+        if not isinstance(game, StrategicGame):
+            raise GameFileError(str(args.file), "", "symgame dynamics takes a polynomial game or a normal-form game")
+        if args.rate or args.scale != "1":
+            raise GameFileError("--rate/--scale", "", "rates and scale are options of the gradient dynamics only")
+        if not (math.isfinite(args.until) and 0 < args.until <= 1e6):
+            raise GameFileError("--until", "", "T must be a number in (0, 10^6]")
+        players = game.players[:1] if args.single_population else game.players
+        start = _distributions(args.start, players, game.strategies) if args.start else None
+        run = replicator(game, start, until=args.until, single_population=args.single_population)
+    except GameFileError as exc:
+        print(f"symgame: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except ValueError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    final = {p: dict(zip(game.strategies[i], (float(v) for v in run.states[i][-1]))) for i, p in enumerate(players)}
+    data = {"game": game.title, "dynamics": "replicator" + (" (one population)" if args.single_population else ""),
+            "until": args.until, "kind": run.kind, "section_spread": run.section_spread,
+            "frequencies": list(run.frequencies), "payoff_rates": dict(zip(players, run.payoff_rates)),
+            "extinct": {p: [game.strategies[i][a] for a in run.extinct[i]] for i, p in enumerate(players)},
+            "final": final}
+    if args.json:
+        sys.stdout.write(dumps(data))
+        return 0
+    print(f"{game.title}: replicator dynamics, {run.kind} (t <= {args.until:g})")
+    print("payoff rates: " + ", ".join(f"{p} {r:.5f}" for p, r in zip(players, run.payoff_rates)))
+    for p, probs in final.items():
+        print(f"final {p}: " + ", ".join(f"{a} {v:.4f}" for a, v in probs.items()))
+    return 0
+
+
+def _distributions(text: str, players, strategies) -> list[list[float]]:
+    """``--from Row=1/2:1/3:1/6,Col=...``: one positive distribution per named player (default uniform)."""
+    from .model.expr import ExpressionError, parse_expression
+    from .model.gamefile import GameFileError
+
+    given: dict[str, list[Fraction]] = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        name, sep, right = item.partition("=")
+        name = name.strip()
+        if not sep or name not in players:
+            raise GameFileError("--from", "", f"expected PLAYER=p1:p2:... with a player of the game "
+                                f"({', '.join(players)}), got {item!r}")
+        values = []
+        for part in right.split(":"):
+            try:
+                v = parse_expression(part.strip(), {})
+            except ExpressionError as exc:
+                raise GameFileError("--from", name, str(exc)) from None
+            if not v.is_Rational or v <= 0:
+                raise GameFileError("--from", name, f"{part.strip()!r} is not a positive rational number")
+            values.append(Fraction(int(v.p), int(v.q)))
+        k = len(strategies[players.index(name)])
+        if len(values) != k or sum(values) != 1:
+            raise GameFileError("--from", name, f"{k} probabilities summing to 1 expected")
+        given[name] = values
+    return [[float(v) for v in given.get(p, [Fraction(1, len(strategies[i]))] * len(strategies[i]))]
+            for i, p in enumerate(players)]
 
 
 def cmd_stability(args: argparse.Namespace) -> int:
@@ -948,10 +1053,15 @@ def cmd_stability(args: argparse.Namespace) -> int:
 
 def parse_at(text: str, game) -> Fraction:
     """``P=VALUE`` with a rational VALUE inside the parameter's domain."""
+    name = game.parameter_names[0] if len(game.parameters) == 1 else "?"
+    return parse_value_at(text, name, game.parameters[0])
+
+
+def parse_value_at(text: str, name: str, param) -> Fraction:
+    """``NAME=VALUE`` with a rational VALUE inside the domain of ``param`` (restricted parser)."""
     from .model.expr import ExpressionError, parse_expression
     from .model.gamefile import GameFileError
 
-    name = game.parameter_names[0] if len(game.parameters) == 1 else "?"
     left, sep, right = text.partition("=")
     if not sep or left.strip() != name:
         raise GameFileError("--at", "", f"expected {name}=VALUE (e.g. {name}=9/2), got {text!r}")
@@ -961,7 +1071,6 @@ def parse_at(text: str, game) -> Fraction:
         raise GameFileError("--at", "", str(exc)) from None
     if not value.is_Rational:
         raise GameFileError("--at", "", f"{right.strip()!r} is not a rational number")
-    param = game.parameters[0]
     fraction = Fraction(int(value.p), int(value.q))
     if not param.contains(fraction):
         raise GameFileError("--at", "", f"{name} = {value} is outside the domain {param.domain_text}")

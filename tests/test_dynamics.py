@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -195,4 +196,76 @@ def test_cli_dynamics_runs_and_rejects_bad_input_in_one_line(tmp_path):
                 ["--at", "P=3/2", "--until", "-1"], ["--at", "P=3/2", "--scale", "__import__('os')"]):
         out = _cli("dynamics", str(path), *bad)
         assert out.returncode == 2, (bad, out.stdout, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr, out.stderr
+
+
+def _rps(win, lose):
+    from symgame.model.gambit import StrategicGame
+
+    table = {(0, 1): -lose, (1, 0): win, (1, 2): -lose, (2, 1): win, (2, 0): -lose, (0, 2): win}
+    payoffs = []
+    for j in range(3):                    # Gambit order: the first player's strategy changes fastest
+        for i in range(3):
+            u = Fraction(table.get((i, j), 0))
+            v = Fraction(table.get((j, i), 0))
+            payoffs.append((u, v))
+    return StrategicGame("rps", ("1", "2"), (("R", "P", "S"),) * 2, tuple(payoffs))
+
+
+def test_replicator_rock_paper_scissors_centre_and_stable_variant():
+    from symgame.engine.stability import replicator_configuration
+    from symgame.numeric.replicator import replicator
+
+    third = [[Fraction(1, 3)] * 3] * 2
+    assert replicator_configuration(_rps(1, 1), third) == Configuration(0, 4, 0, 0)   # zero-sum: a centre
+    # two populations: an interior rest point is never asymptotically stable (eigenvalues in pairs +-lam)
+    for win, lose in ((2, 1), (1, 2)):
+        conf = replicator_configuration(_rps(win, lose), third)
+        assert conf.positive == conf.negative == 2, conf
+    # one population (the classic evolutionary dynamics): stable when wins pay more than losses cost
+    one = [[Fraction(1, 3)] * 3]
+    assert replicator_configuration(_rps(2, 1), one, single_population=True) == Configuration(0, 0, 0, 2)
+    assert replicator_configuration(_rps(1, 2), one, single_population=True) == Configuration(2, 0, 0, 0)
+    assert replicator_configuration(_rps(1, 1), one, single_population=True) == Configuration(0, 2, 0, 0)
+    run = replicator(_rps(1, 1), [[0.5, 0.3, 0.2], [0.2, 0.3, 0.5]], until=300.0)
+    assert run.kind in ("periodic", "quasi-periodic") and not any(run.extinct)
+    assert abs(run.payoff_rates[0]) < 0.05                   # the value 0, on average
+    run = replicator(_rps(2, 1), [[0.5, 0.3, 0.2]], until=300.0, single_population=True)
+    assert run.kind == "converging"
+    assert np.allclose(run.states[0][-1], [1 / 3] * 3, atol=1e-4)
+    with pytest.raises(ValueError):
+        replicator_configuration(_rps(1, 1), [[Fraction(1, 2), Fraction(1, 2), Fraction(0)]] * 2)
+
+
+def test_replicator_with_two_actions_is_the_gradient_dynamics(tmp_path):
+    from symgame.model.gambit import StrategicGame
+    from symgame.numeric.replicator import replicator
+
+    game, _ = _game(tmp_path, SWITCH)
+    # the same game as a strategic form at P = 3/2: payoffs (P-1)(2x-1)(2y-1), x = P(first action)
+    P = Fraction(3, 2)
+    rows = []
+    for j in range(2):
+        for i in range(2):
+            s = (1 if i == 0 else -1) * (1 if j == 0 else -1)
+            rows.append(((P - 1) * s, -Fraction(s)))
+    strategic = StrategicGame("switch", ("1", "2"), (("a", "b"), ("a", "b")), tuple(rows))
+    run = replicator(strategic, [[0.7, 0.3], [0.4, 0.6]], until=20.0, points=201)
+    traj = trajectory(compile_dynamics(game, 1.5), [0.7, 0.4], 20.0, points=201)
+    assert np.allclose(run.states[0][:, 0], traj.frequencies[:, 0], atol=1e-7)
+    assert np.allclose(run.states[1][:, 0], traj.frequencies[:, 1], atol=1e-7)
+
+
+def test_cli_replicator_on_a_normal_form_file():
+    root = Path(__file__).resolve().parents[1]
+    out = _cli("dynamics", str(root / "examples" / "rps_variant.yaml"), "--at", "t=2", "--single-population",
+               "--from", "Row=1/2:1/3:1/6", "--until", "300", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["dynamics"] == "replicator (one population)"
+    assert abs(sum(data["final"]["Row"].values()) - 1) < 1e-9
+    for bad in (["--at", "t=2", "--from", "Row=1/2:1/2:1/6"], ["--at", "t=9"], [],
+                ["--at", "t=2", "--rate", "x=1"]):
+        out = _cli("dynamics", str(root / "examples" / "rps_variant.yaml"), *bad)
+        assert out.returncode == 2, (bad, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr, out.stderr

@@ -629,3 +629,83 @@ def families_table(analysis: StabilityAnalysis) -> Iterable[tuple[str, Stability
     for fam in analysis.families:
         for r in fam.ranges:
             yield fam.family, r
+
+
+# --------------------------------------------------------------------------- replicator dynamics
+
+def replicator_field(game, single_population: bool = False) -> tuple[list[sp.Symbol], list[sp.Expr]]:
+    """The replicator dynamics of a finite :class:`~symgame.model.gambit.StrategicGame` (any number of players
+    and actions) in reduced coordinates: for player ``i`` the probabilities ``x_i_1, ..., x_i_{k-1}`` of all
+    but the first action (the first is ``1 - sum``), ``dx_ia/dt = x_ia (u_i(a, x_-i) - u_i(x))`` (Taylor and
+    Jonker, "Evolutionary stable strategies and game dynamics", Mathematical Biosciences 40, 1978).
+
+    With two actions per player this is ``x (1 - x) (u(a1) - u(a2))``: the gradient dynamics of
+    :func:`vector_field` for the game's multilinear payoffs, with ``k = 1``. With ``single_population`` (a
+    symmetric two-player game, ``B = A^T``) one population plays against itself: the classic replicator
+    dynamics of evolutionary game theory, whose interior rest points can be asymptotically stable; with one
+    population per player an interior rest point never is (its eigenvalues come in pairs ``+-lam``).
+
+    >>> from symgame.model.gambit import StrategicGame
+    >>> from fractions import Fraction as F
+    >>> rps = StrategicGame("rps", ("1", "2"), (("R", "P", "S"),) * 2, tuple(
+    ...     (F(u), F(-u)) for u in (0, 1, -1, -1, 0, 1, 1, -1, 0)))
+    >>> replicator_configuration(rps, [[F(1, 3)] * 3, [F(1, 3)] * 3])
+    Configuration(positive=0, imaginary=4, zero=0, negative=0)
+    """
+    from itertools import product as _product
+
+    X = [[sp.Symbol(f"x_{i}_{a}") for a in range(1, k)] for i, k in enumerate(game.shape)]
+    if single_population:
+        _check_symmetric(game)
+        X = [X[0], X[0]]
+    probs = [[1 - sum(xs, sp.Integer(0))] + xs for xs in X]
+    n = len(game.shape)
+
+    def expected(i: int, fixed: int | None) -> sp.Expr:
+        total = sp.Integer(0)
+        for profile in _product(*(range(k) for k in game.shape)):
+            if fixed is not None and profile[i] != fixed:
+                continue
+            w = sp.Integer(1)
+            for j in range(n):
+                if j != i or fixed is None:
+                    w *= probs[j][profile[j]]
+            total += w * sp.Rational(game.payoff(profile)[i].numerator, game.payoff(profile)[i].denominator)
+        return sp.expand(total)
+
+    field_: list[sp.Expr] = []
+    for i in range(1 if single_population else n):
+        mean = expected(i, None)
+        for a in range(1, game.shape[i]):
+            field_.append(X[i][a - 1] * (expected(i, a) - mean))
+    return [x for xs in X[:1 if single_population else n] for x in xs], field_
+
+
+def _check_symmetric(game) -> None:
+    if len(game.shape) != 2 or game.shape[0] != game.shape[1] or any(
+            game.payoff((i, j))[0] != game.payoff((j, i))[1] for i in range(game.shape[0]) for j in range(game.shape[1])):
+        raise ValueError(f"{game.title}: one population needs a symmetric two-player game (B = A^T)")
+
+
+def replicator_configuration(game, profile: Sequence[Sequence[Fraction]],
+                             single_population: bool = False) -> Configuration | None:
+    """Certified eigenvalue configuration of the replicator dynamics' Jacobian at an exact rest point.
+
+    ``profile`` gives every action's probability (exact; with ``single_population`` one distribution); it must
+    be a rest point (e.g. an equilibrium).
+    """
+    symbols, field_ = replicator_field(game, single_population)
+    at = {}
+    for i, probs in enumerate(profile):
+        for a in range(1, len(probs)):
+            at[sp.Symbol(f"x_{i}_{a}")] = sp.Rational(probs[a].numerator, probs[a].denominator)
+    if any(sp.simplify(f.subs(at)) != 0 for f in field_):
+        raise ValueError("not a rest point of the replicator dynamics")
+    J = sp.Matrix(field_).jacobian(symbols).subs(at)
+    out = NONE
+    for f, m in sp.factor_list(J.charpoly(LAM).as_expr(), LAM)[1]:
+        conf = _factor_configuration(sp.Poly(f, LAM), sp.Symbol("_P"), sp.Integer(0), sp.Symbol("_s"), None)
+        if conf is None:
+            return None
+        out = out + conf.scaled(int(m))
+    return out
