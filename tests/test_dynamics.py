@@ -122,6 +122,7 @@ def test_billingham_stability_matches_the_exact_structure(billingham_analysis):
         assert {(r.stability, r.oscillatory_dimensions) for r in opens(k)} == {("centre", dims)}, k
     nine = opens("9")
     assert {(r.configuration.imaginary, r.configuration.zero) for r in nine} == {(6, 1)}
+    assert all(r.proved for r in nine)          # the factor in the free variable d2 is decided by z3
     # independent check: numpy eigenvalues at a rational point of each open cell of Solutions 2 and 10
     from symgame.engine.atlas import branch_witness
 

@@ -32,8 +32,8 @@ These *critical polynomials* cut each range of the family into open cells and po
 constant on each open cell and is computed at one rational sample with certified root isolation (Arb balls
 from python-flint, whose real parts must exclude 0; pairs on the imaginary axis are the negative real roots
 of ``q``, certified real by a conjugation test).  A factor with free variables (a continuum of rest points)
-that is linear in ``lam`` is decided over the whole cell and continuum by z3; a nonlinear one is only
-sampled, and the cell is then not proved.
+that is linear in ``lam``, or even in ``lam`` with ``q`` of degree at most 2, is decided over the whole cell and
+continuum by z3; any other is only sampled, and the cell is then not proved.
 """
 from __future__ import annotations
 
@@ -431,11 +431,31 @@ class _MemberAnalysis:
                 return Configuration(0, 0, 1, 0), True, not neg, (f"{text} = 0 on the whole continuum" if not neg
                                                                    else f"{text} <= 0, = 0 on a face of the continuum")
             return Configuration(0, 0, 0, 1), True, True, ""
+        A, B = _even_odd(phi)
+        if B == 0 and phi.degree() in (2, 4):
+            decided = self._even_loose(A, phi.degree() // 2, cell, exact_point)
+            if decided is not None:
+                return decided
         witness = self._witness(value, cell)
         if witness is None:
             return None, False, False, "no point of the continuum found for a nonlinear eigenvalue factor"
         conf = _factor_configuration(sp.Poly(phi.as_expr().subs(witness), LAM), self.P, value, self.s, self.D)
         return conf, False, False, f"a factor of degree {phi.degree()} in the free variables: sampled at one point"
+
+    def _even_loose(self, A: sp.Expr, degree: int, cell, exact_point: bool):
+        """An even factor ``q(lam**2)`` with free variables, ``q`` of degree 1 or 2: its roots are pairs on the
+        imaginary axis exactly when ``q`` has only negative real roots, which z3 decides over the continuum
+        (degree 1: ``c0 c1 > 0``; degree 2: discriminant > 0, ``c1 c2 > 0``, ``c0 c2 > 0``). None: not decided."""
+        mu = sp.Symbol("_mu")
+        q = sp.Poly(A.subs(LAM ** 2, mu), mu)
+        c = [q.coeff_monomial(mu ** k) for k in range(degree + 1)]
+        needed = [c[0] * c[1]] if degree == 1 else [c[1] ** 2 - 4 * c[2] * c[0], c[1] * c[2], c[0] * c[2]]
+        for expr in needed:
+            verdict = self._exists(-expr, ">=", cell, exact_point)      # a point where the condition fails
+            if verdict is not Decision.FALSE:
+                return None
+        return (Configuration(0, 2 * degree, 0, 0), True, True,
+                "")
 
     def _encoder(self, cell, exact_point: bool) -> tuple[Z3Encoder, list]:
         enc = Z3Encoder()
