@@ -32,6 +32,9 @@ def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
         from derivations.buck2022.outputs import write_guts_outputs
 
         paths = write_guts_outputs(out_root / "guts", pdf=pdf, recompute=recompute, progress=progress)
+        from derivations.buck2022.jacob2_complete import write_complete
+
+        paths += write_complete(out_root / "guts")
         return [Written(out_root / "guts", len(paths))]
     if name == "billingham":
         from derivations.billingham2017.outputs import (

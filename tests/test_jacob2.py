@@ -1,5 +1,6 @@
 """The Jacob game II (Appendix C.3): printed claims checked exactly, coalitions, searches verified."""
 import itertools
+from pathlib import Path
 from fractions import Fraction
 
 import pytest
@@ -71,3 +72,16 @@ def test_search_returns_only_exact_equilibria_including_unprinted_ones():
     assert found and all(jacob2.regret(ts, eq) == 0 for eq in found)
     lone = (Fraction(6, 7), Fraction(0), Fraction(1, 7))
     assert any(list(eq).count(lone) == 2 for eq in found)   # two players mix 1 and 3, the third plays 2
+
+
+def test_c5_equilibrium_set_is_complete_and_contains_every_search_find():
+    from derivations.buck2022 import jacob2
+    from derivations.buck2022.jacob2_complete import complete_markdown, complete_set
+
+    found = complete_set("C.5")
+    assert found.result.complete and not found.result.families
+    assert len(found.profiles) == 14 and found.regret_checked
+    searched = jacob2.search_equilibria("C.5", 20, 7)
+    assert searched and set(searched) <= set(found.profiles)
+    committed = Path(__file__).resolve().parents[1] / "outputs" / "guts" / "jacob2_complete.md"
+    assert committed.read_text() == complete_markdown(found), f"{committed} is stale: run `symgame derive guts`"
