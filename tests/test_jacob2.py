@@ -1,7 +1,7 @@
 """The Jacob game II (Appendix C.3): printed claims checked exactly, coalitions, searches verified."""
 import itertools
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
