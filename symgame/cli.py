@@ -167,8 +167,7 @@ def cmd_list() -> int:
     from ._studies import load
 
     for name, (title, source, outputs) in load().CATALOGUE.items():
-        shown = f"  outputs: {', '.join(outputs)}" if outputs != (name,) or name in ("kuhn", "guts", "billingham", "goofspiel") else ""
-        print(f"{name:14s} {title}  [{source}]{shown}")
+        print(f"{name:14s} {title}  [{source}]  outputs: {', '.join(outputs)}")
     return 0
 
 
