@@ -5,8 +5,9 @@ pygambit is not a dependency of symgame (it needs a C++ build from its sdist: ``
 ``pip install --target SITE`` the wheel); ``--pygambit SITE`` puts it on the path of Gambit's runs only. Each file is solved
 in a fresh process by both sides with the same time limit:
 
-* pygambit: two players, ``enummixed_solve`` (every extreme equilibrium, rational) on the strategic form;
-  three or more players, ``enumpoly_solve``;
+* pygambit: two players, ``enummixed_solve`` (every extreme equilibrium, rational; on a tree, of its reduced
+  strategic form) on the strategic form; three or more players, ``enumpoly_solve``; distinct equilibria counted
+  (Gambit lists some several times);
 * symgame: what ``benchmarks/gambit_corpus.py --solve`` runs (``symgame solve FILE --all --json`` or the
   certified value of a constant-sum tree), counting the equilibria it lists.
 
@@ -33,7 +34,15 @@ if len(game.players) == 2:
 else:
     result = gbt.nash.enumpoly_solve(game, use_strategic=True)
     method = "enumpoly"
-print(method, len(result.equilibria))
+distinct = set()
+for eq in result.equilibria:       # Gambit may list one equilibrium several times: count distinct ones
+    key = []
+    for player in game.players:
+        for strategy in player.strategies:
+            v = eq[strategy]
+            key.append(str(v) if method == "enummixed" else round(float(v), 6))
+    distinct.add(tuple(key))
+print(method, len(distinct))
 """
 
 
