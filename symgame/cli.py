@@ -859,6 +859,15 @@ def _assignments(texts: Sequence[str], what: str, names: Sequence[str], positive
     return out
 
 
+def _check_until(until: float) -> None:
+    import math
+
+    from .model.gamefile import GameFileError
+
+    if not (math.isfinite(until) and 0 < until <= 1e6):
+        raise GameFileError("--until", "", "T must be a number in (0, 10^6]")
+
+
 def _scale(text: str) -> Fraction:
     from .model.expr import ExpressionError, parse_expression
     from .model.gamefile import GameFileError
@@ -874,7 +883,6 @@ def _scale(text: str) -> Fraction:
 
 def cmd_dynamics(args: argparse.Namespace) -> int:
     """``symgame dynamics FILE --at P=V [--from x=V,...] [--until T] [--json]``: one trajectory, classified."""
-    import math
 
     from .api import load
     from .errors import InputError
@@ -902,8 +910,7 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
         start = _assignments([args.start] if args.start else [], "--from", game.variables, unit=True)
         rates = _assignments(args.rate, "--rate", game.variables, positive=True)
         scale = _scale(args.scale)
-        if not (math.isfinite(args.until) and 0 < args.until <= 1e6):
-            raise GameFileError("--until", "", "T must be a number in (0, 10^6]")
+        _check_until(args.until)
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -933,7 +940,6 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
 def _replicator_cli(args: argparse.Namespace, game) -> int:
     """``symgame dynamics`` on a normal-form game: the replicator dynamics (one population per player, or one
     population with ``--single-population``)."""
-    import math
 
     from .export.documents import dumps
     from .model.gambit import StrategicGame, from_normal_form
@@ -961,8 +967,7 @@ def _replicator_cli(args: argparse.Namespace, game) -> int:
             raise GameFileError(str(args.file), "", "symgame dynamics takes a polynomial game or a normal-form game")
         if args.rate or args.scale != "1":
             raise GameFileError("--rate/--scale", "", "rates and scale are options of the gradient dynamics only")
-        if not (math.isfinite(args.until) and 0 < args.until <= 1e6):
-            raise GameFileError("--until", "", "T must be a number in (0, 10^6]")
+        _check_until(args.until)
         players = game.players[:1] if args.single_population else game.players
         start = _distributions(args.start, players, game.strategies) if args.start else None
         run = replicator(game, start, until=args.until, single_population=args.single_population)

@@ -19,7 +19,7 @@ import yaml
 
 from derivations.billingham2017.dynamics_numeric import GRID_UNTIL, SCALE, UNTIL, numeric_key, numeric_part
 from symgame.engine.atlas import Family, branch_witness
-from symgame.engine.ranges import Endpoint, compare_endpoints, rational_endpoint
+from symgame.engine.ranges import Endpoint, _simple_between, compare_endpoints, rational_endpoint
 from symgame.engine.stability import StabilityAnalysis, StabilityRange, stability_analysis
 from symgame.games import billingham
 from symgame.model.polygame import PolynomialGame
@@ -43,21 +43,13 @@ def centre_points(stability: StabilityAnalysis, atlas_families: dict[str, Family
         for r in fam.ranges:
             if r.stability == "centre" and r.lower != r.upper:
                 hi = r.upper.lower if r.upper is not None else r.lower.upper + 2
-                value = _nice_between(r.lower.upper, hi)
+                value = _simple_between(r.lower.upper, hi)
                 member = atlas_families[fam.family].members[0]
                 witness = branch_witness(game, member, value)
                 if witness is not None:
                     jobs.append((fam.family, float(value), [float(witness[x]) for x in game.variables]))
                 break
     return jobs
-
-
-def _nice_between(lo: Fraction, hi: Fraction) -> Fraction:
-    for den in (1, 2, 4, 10, 20, 100):
-        for k in range(int(lo * den) + 1, int(hi * den) + 1):
-            if lo < Fraction(k, den) < hi:
-                return Fraction(k, den)
-    return (lo + hi) / 2
 
 
 # --------------------------------------------------------------------------- claims

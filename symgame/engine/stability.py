@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import flint
 import sympy as sp
@@ -53,7 +53,6 @@ from .ranges import Endpoint, ParamInterval, _between, _endpoint, _sorted_distin
 from .z3terms import Z3Encoder, decide
 
 LAM = sp.Symbol("lam")
-STABILITIES = ("asymptotically stable", "unstable", "centre", "undecided")
 _PREC = 320
 
 
@@ -152,10 +151,6 @@ class StabilityRange:
     @property
     def oscillatory_dimensions(self) -> int | None:
         return None if self.configuration is None else self.configuration.imaginary
-
-    @property
-    def interval(self) -> ParamInterval:
-        return ParamInterval(self.lower, self.lower_closed, self.upper, self.upper_closed)
 
 
 @dataclass(frozen=True)
@@ -417,10 +412,9 @@ class _MemberAnalysis:
         if phi.degree() == 1:
             a1, a0 = phi.all_coeffs()
             root = sp.together(-a0 / a1)
-            verdict = {}
-            for rel, expr in (("pos", root), ("zero", root), ("neg", -root)):
-                verdict[rel] = self._exists(expr if rel != "zero" else root, ">" if rel != "zero" else "==", cell,
-                                            exact_point)
+            verdict = {"pos": self._exists(root, ">", cell, exact_point),
+                       "zero": self._exists(root, "==", cell, exact_point),
+                       "neg": self._exists(-root, ">", cell, exact_point)}
             if Decision.UNDECIDED in verdict.values():
                 return None, False, False, "z3 could not decide the sign of an eigenvalue on the continuum"
             pos, zero, neg = (verdict[k] is Decision.TRUE for k in ("pos", "zero", "neg"))
@@ -535,14 +529,9 @@ def _factor_configuration(phi: sp.Poly, P: sp.Symbol, value: sp.Expr, s: sp.Symb
         return None  # the degree drops here: leave the point undecided
     n = len(coeffs) - 1
     low_first = list(reversed(coeffs))
-    odd = [c for k, c in enumerate(low_first) if k % 2 == 1]
-    even = [c for k, c in enumerate(low_first) if k % 2 == 0]
-    if all(_is_zero(c) for c in odd) or all(_is_zero(c) for c in even):
-        q = even if all(_is_zero(c) for c in odd) else odd
-        lam_factor = 0 if q is even else 1
-        if lam_factor and _is_zero(q[0]):
-            return None
-        roots = _roots(q)
+    # the constant term is nonzero now, so a factor with roots in pairs +-lam is even: q(lam**2)
+    if all(_is_zero(c) for k, c in enumerate(low_first) if k % 2 == 1):
+        roots = _roots(low_first[::2])
         if roots is None:
             return None
         imaginary = positive = 0
@@ -556,8 +545,7 @@ def _factor_configuration(phi: sp.Poly, P: sp.Symbol, value: sp.Expr, s: sp.Symb
                     return None
             else:
                 positive += 1
-        negative = n - imaginary - positive - lam_factor
-        return Configuration(positive, imaginary, zero + lam_factor, negative)
+        return Configuration(positive, imaginary, zero, n - imaginary - positive)
     roots = _roots(low_first)
     if roots is None:
         return None
@@ -644,11 +632,6 @@ def configuration_at(game: PolynomialGame, point: dict[str, object], parameter: 
         out = out + conf.scaled(m)
     return out
 
-
-def families_table(analysis: StabilityAnalysis) -> Iterable[tuple[str, StabilityRange]]:
-    for fam in analysis.families:
-        for r in fam.ranges:
-            yield fam.family, r
 
 
 # --------------------------------------------------------------------------- replicator dynamics
