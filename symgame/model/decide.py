@@ -1,10 +1,12 @@
-"""Exact decisions about regions with z3's nonlinear real arithmetic.
+"""Exact decisions about regions: a plane CAD for one or two parameters, z3 beyond.
 
-z3's ``nlsat`` is a complete decision procedure for the first-order theory
-of the reals restricted to existential formulas (a CAD-based method), so an
-answer ``sat``/``unsat`` is a proof.  When z3 gives up (timeout, or integer
-parameters that make the problem undecidable in general) the answer is
-:attr:`Decision.UNDECIDED`: symgame never guesses.
+With one or two real parameters every question is decided by the cylindrical algebraic
+decomposition of :mod:`symgame.model.cad`, which cannot time out; z3 gives a second opinion within
+:data:`SECOND_OPINION_MS` and a disagreement is an error, never a silent choice.  With more
+parameters, or integer ones, z3's ``nlsat`` decides (a complete procedure for existential formulas
+over the reals, so ``sat``/``unsat`` is a proof); when it gives up (timeout, or integer parameters
+that make the problem undecidable in general) the answer is :attr:`Decision.UNDECIDED`: symgame
+never guesses.
 """
 from __future__ import annotations
 
@@ -16,9 +18,12 @@ from typing import Iterable, Mapping, Sequence
 import sympy as sp
 import z3
 
+from ..errors import LimitError, SymgameError
+from .cad import Plane, RealRoot, Z3Translator
 from .region import Atom, Domain, Region
 
 DEFAULT_TIMEOUT_MS = 30_000
+SECOND_OPINION_MS = 250  # z3's budget for checking a CAD answer
 
 
 class Decision(enum.Enum):
@@ -55,6 +60,12 @@ class Z3Context:
         self.integer_names = domain.integer_names()
         self.gens = [sp.Symbol(n, real=True) for n in domain.names]
         self._terms: dict[sp.Expr, z3.ArithRef] = {}
+        self.plane: Plane | None = None
+        self._translator: Z3Translator | None = None
+        if 1 <= len(domain.names) <= 2 and not self.integer_names:
+            self.plane = Plane(domain.names)
+            self._translator = Z3Translator(self.plane)
+        self.stats = {"cad": 0, "z3": 0, "z3_agreed": 0, "z3_gave_up": 0}
 
     def term(self, expr: sp.Expr) -> z3.ArithRef:
         """A polynomial with rational coefficients as a z3 real term (cached).
@@ -103,9 +114,60 @@ def _product(factors: list[z3.ArithRef]) -> z3.ArithRef:
     return result
 
 
+class DecisionConflict(SymgameError, AssertionError):
+    """The plane CAD and z3 gave opposite exact answers: a bug in one of them, never resolved by a choice."""
+
+
 def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Witness:
-    """Decide whether domain ∧ formulas has a solution; return a witness if so."""
+    """Decide whether domain ∧ formulas has a solution; return a witness if so.
+
+    With one or two real parameters the plane CAD decides (no timeout) and z3, given
+    :data:`SECOND_OPINION_MS`, checks the answer; the witness is z3's model when z3 finds one (so
+    counterexamples stay the simple points z3 picks), else the CAD's exact sample point.
+    """
+    formulas = list(formulas)
+    if ctx.plane is not None:
+        cad = _cad_satisfiable(ctx, formulas)
+        if cad is not None:
+            ctx.stats["cad"] += 1
+            second = _z3_satisfiable(ctx, formulas, min(timeout_ms, SECOND_OPINION_MS))
+            if second.satisfiable is Decision.UNDECIDED:
+                ctx.stats["z3_gave_up"] += 1
+                return cad
+            if second.satisfiable is not cad.satisfiable:
+                raise DecisionConflict(f"the plane CAD says {cad.satisfiable.value} and z3 says "
+                                       f"{second.satisfiable.value} for {z3.And(formulas)}")
+            ctx.stats["z3_agreed"] += 1
+            return second
+    ctx.stats["z3"] += 1
+    return _z3_satisfiable(ctx, formulas, timeout_ms)
+
+
+def _cad_satisfiable(ctx: Z3Context, formulas: list[z3.BoolRef]) -> Witness | None:
+    """The CAD's answer, or ``None`` when it declines (a limit, or a non-polynomial formula)."""
+    assert ctx.plane is not None and ctx._translator is not None
+    try:
+        formula = ctx._translator.formula(z3.And([ctx.domain_formula()] + formulas))
+        found, point = ctx.plane.satisfiable(formula)
+    except (LimitError, ValueError):
+        return None
+    if not found:
+        return Witness(Decision.FALSE)
+    assert point is not None
+    return Witness(Decision.TRUE, {name: _root_to_sympy(root) for name, root in zip(ctx.plane.names, point)})
+
+
+def _root_to_sympy(root: RealRoot) -> sp.Expr:
+    if root.rational:
+        value = root.fraction()
+        return sp.Rational(value.numerator, value.denominator)
+    x = sp.Symbol("x")
+    poly = sum(int(c) * x**k for k, c in enumerate(root.poly.coeffs()))
+    return sp.CRootOf(poly, root.index())
+
+
+def _z3_satisfiable(ctx: Z3Context, formulas: list[z3.BoolRef], timeout_ms: int) -> Witness:
     solver = z3.SolverFor("QF_NRA") if not ctx.integer_names else z3.Solver()
     solver.set("timeout", timeout_ms)
     solver.add(ctx.domain_formula())

@@ -1,0 +1,906 @@
+"""Exact decisions in one or two real variables by cylindrical algebraic decomposition.
+
+z3's nonlinear arithmetic (:mod:`symgame.model.decide`) is complete in principle but can time out on
+the high-degree conditions of two-parameter games (Final Jeopardy with close scores).  In the plane a
+cylindrical algebraic decomposition (CAD) decides every quantifier-free formula with polynomial sign
+conditions in a bounded amount of exact work (Collins, "Quantifier elimination for real closed
+fields by cylindrical algebraic decomposition", LNCS 33, 1975, sections 2-4; the two-variable case
+as in Basu, Pollack and Roy, *Algorithms in Real Algebraic Geometry*, Springer 2006, section 11.1):
+
+1. every polynomial is factored into irreducible factors over the rationals (python-flint);
+2. **projection** on the first variable ``x``: the leading coefficient in ``y`` and the discriminant
+   of every factor, and the resultant of every pair.  Between consecutive real roots of these
+   univariate polynomials the real roots in ``y`` of every factor are distinct, continuous and
+   never meet (delineability), so every factor has a constant sign on every cell of the cylinder;
+3. **lifting**: above one sample of each interval (a rational) and each root (an exact algebraic
+   number ``alpha``, the root of an irreducible polynomial isolated by a rational interval) the
+   real roots in ``y`` are isolated exactly and one sample is taken per cell.  Above an irrational
+   ``alpha`` the computation runs in the number field Q(alpha): candidate roots come from the norm
+   ``Res_x(u, f)``, a candidate is a root of the square-free part of ``f(alpha, y)`` exactly when
+   that part changes sign on its isolating interval (signs of nonzero elements of Q(alpha) come from
+   interval evaluation on a shrinking interval of ``alpha``, which terminates because they are
+   nonzero);
+4. the formula is evaluated on the sign vector of every cell.
+
+Every step is exact; there is no timeout and no floating-point decision.  :class:`LimitError` is
+raised when the projection polynomials exceed :data:`MAX_DEGREE`, so the caller can fall back.
+
+Formulas are nested tuples: ``("atom", poly, rel)`` with ``poly`` an ``fmpq_mpoly`` in the
+variables of a :class:`Plane` and ``rel`` one of ``>``, ``>=``, ``==``, ``!=``; ``("and", [..])``,
+``("or", [..])``, ``("not", f)``, ``("const", bool)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Sequence
+
+import flint
+
+from ..errors import LimitError
+from .region import _compare
+
+MAX_DEGREE = 4000  # degree limit of one projection polynomial (resultants grow as products of degrees)
+Formula = tuple
+
+# --------------------------------------------------------------------------------------------------
+# Real algebraic numbers of degree d: an irreducible integer polynomial and an isolating interval.
+# --------------------------------------------------------------------------------------------------
+
+
+def _key(poly: flint.fmpz_poly) -> tuple[int, ...]:
+    return tuple(int(c) for c in poly.coeffs())
+
+
+def _normalise(poly: flint.fmpz_poly) -> flint.fmpz_poly:
+    """Primitive with a positive leading coefficient."""
+    content = poly.content()
+    if content != 1 and content != 0:
+        poly = flint.fmpz_poly([c // content for c in poly.coeffs()])
+    if poly.leading_coefficient() < 0:
+        poly = -poly
+    return poly
+
+
+def _dyadic(value: flint.arb) -> flint.fmpq:
+    mantissa, exponent = (int(v) for v in value.man_exp())
+    return flint.fmpq(mantissa * 2**exponent) if exponent >= 0 else flint.fmpq(mantissa, 2**-exponent)
+
+
+class RealRoot:
+    """The real root of an irreducible ``poly`` in ``(low, high)`` (degree 1: the rational itself).
+
+    Intervals only shrink (:meth:`refine`); the value never changes.
+    """
+
+    __slots__ = ("poly", "key", "low", "high", "value")
+
+    def __init__(self, poly: flint.fmpz_poly, low: flint.fmpq, high: flint.fmpq):
+        self.poly = poly
+        self.key = _key(poly)
+        if poly.degree() == 1:
+            c0, c1 = poly.coeffs()
+            self.value: flint.fmpq | None = flint.fmpq(-c0, c1)
+            self.low = self.high = self.value
+        else:
+            self.value = None
+            self.low, self.high = low, high
+
+    @property
+    def rational(self) -> bool:
+        return self.value is not None
+
+    def refine(self) -> None:
+        """Halve the isolating interval (exact signs at the midpoint)."""
+        if self.value is not None:
+            return
+        mid = (self.low + self.high) / 2
+        at_mid = self.poly(mid)
+        if (self.poly(self.low) > 0) == (at_mid > 0):
+            self.low = mid
+        else:
+            self.high = mid
+
+    def ball(self) -> flint.arb:
+        if self.value is not None:
+            return flint.arb(self.value)
+        return flint.arb(self.low).union(flint.arb(self.high))
+
+    def compare_rational(self, q: flint.fmpq) -> int:
+        """Sign of ``self - q``."""
+        if self.value is not None:
+            return (self.value > q) - (self.value < q)
+        while self.low <= q <= self.high:
+            self.refine()
+        return 1 if q < self.low else -1
+
+    def index(self) -> int:
+        """The number of real roots of ``poly`` below this one."""
+        roots = isolate(self.poly)
+        for k, other in enumerate(roots):
+            if other.compare(self) == 0:
+                return k
+        raise AssertionError("a root of its own polynomial")
+
+    def compare(self, other: "RealRoot") -> int:
+        """Sign of ``self - other``, exact."""
+        if self.key == other.key:
+            # same irreducible polynomial: distinct roots have disjoint isolating intervals
+            # after refinement unless they are the same root
+            return _compare_same(self, other)
+        if other.value is not None:
+            return self.compare_rational(other.value)
+        if self.value is not None:
+            return -other.compare_rational(self.value)
+        while not (self.high < other.low or other.high < self.low):
+            self.refine()
+            other.refine()
+        return -1 if self.high < other.low else 1
+
+    def __float__(self) -> float:
+        if self.value is not None:
+            return float(self.value.p) / float(self.value.q)
+        return float((self.low + self.high) / 2)
+
+    def exact(self) -> flint.fmpq:
+        """The value of a rational root."""
+        if self.value is None:
+            raise ValueError("not a rational root")
+        return self.value
+
+    def fraction(self) -> Fraction:
+        value = self.exact()
+        return Fraction(int(value.p), int(value.q))
+
+
+def _compare_same(a: RealRoot, b: RealRoot) -> int:
+    if a.value is not None and b.value is not None:
+        return (a.value > b.value) - (a.value < b.value)
+    # Roots from one isolation never overlap; roots from two isolations of the same polynomial
+    # overlap only when they are the same root (each interval holds exactly one root).
+    while True:
+        if a.high < b.low:
+            return -1
+        if b.high < a.low:
+            return 1
+        if a.low >= b.low and a.high <= b.high or b.low >= a.low and b.high <= a.high:
+            return 0
+        a.refine()
+        b.refine()
+
+
+_ROOTS: dict[tuple[int, ...], list[tuple[flint.fmpq, flint.fmpq]]] = {}
+
+
+def isolate(poly: flint.fmpz_poly) -> list[RealRoot]:
+    """The real roots of an irreducible integer polynomial, in increasing order."""
+    key = _key(poly)
+    cached = _ROOTS.get(key)
+    if cached is None:
+        if poly.degree() < 1:
+            cached = []
+        elif poly.degree() == 1:
+            cached = [(flint.fmpq(0), flint.fmpq(0))]
+        else:
+            cached = []
+            found: list[tuple[Any, int]] = poly.complex_roots()  # type: ignore[assignment]
+            for ball, _ in found:
+                if not ball.imag.is_zero():
+                    continue
+                low, high = _dyadic(ball.real.lower()), _dyadic(ball.real.upper())
+                cached.append((low, high))
+            cached.sort(key=lambda iv: iv[0])
+            _check_isolated(poly, cached)
+        if len(_ROOTS) > 20_000:
+            _ROOTS.clear()
+        _ROOTS[key] = cached
+    return [RealRoot(poly, low, high) for low, high in cached]
+
+
+def _check_isolated(poly: flint.fmpz_poly, intervals: list[tuple[flint.fmpq, flint.fmpq]]) -> None:
+    """Arb's isolation is certified; check the exact sign change anyway (an irreducible polynomial
+    of degree >= 2 has simple, irrational roots)."""
+    for low, high in intervals:
+        if poly(low) * poly(high) >= 0:
+            raise ArithmeticError(f"root isolation of {poly} failed on [{low}, {high}]")
+    for (_, h1), (l2, _) in zip(intervals, intervals[1:]):
+        if not h1 < l2:
+            raise ArithmeticError(f"overlapping root intervals for {poly}")
+
+
+def irreducible_factors(poly: flint.fmpz_poly) -> list[flint.fmpz_poly]:
+    """Distinct non-constant irreducible factors, normalised."""
+    if poly.degree() < 1:
+        return []
+    _, factors = poly.factor()
+    return [_normalise(f) for f, _ in factors if f.degree() >= 1]
+
+
+def sorted_roots(polys: Iterable[flint.fmpz_poly]) -> list[RealRoot]:
+    """All real roots of distinct irreducible polynomials, sorted (distinct polynomials have no
+    common root)."""
+    seen: dict[tuple[int, ...], flint.fmpz_poly] = {}
+    for p in polys:
+        seen.setdefault(_key(p), p)
+    roots = [r for key in sorted(seen) for r in isolate(seen[key])]
+    return _merge_sort(roots)
+
+
+def _merge_sort(roots: list[RealRoot]) -> list[RealRoot]:
+    if len(roots) <= 1:
+        return roots
+    mid = len(roots) // 2
+    left, right = _merge_sort(roots[:mid]), _merge_sort(roots[mid:])
+    out: list[RealRoot] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if left[i].compare(right[j]) < 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def simplest_between(low: flint.fmpq, high: flint.fmpq) -> flint.fmpq:
+    """A rational with a small denominator strictly between ``low < high`` (the midpoint at worst)."""
+    for den in (1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100, 1000, 10**4, 10**6, 10**9, 10**12):
+        k = _floor(low * den) + 1
+        candidate = flint.fmpq(k, den)
+        if low < candidate < high:
+            return candidate
+    return (low + high) / 2
+
+
+def between(left: RealRoot | None, right: RealRoot | None) -> flint.fmpq:
+    """A simple rational strictly between two roots (``None`` is minus or plus infinity)."""
+    if left is None and right is None:
+        return flint.fmpq(0)
+    if left is None:
+        assert right is not None
+        return flint.fmpq(_floor(right.low) - 1)
+    if right is None:
+        return flint.fmpq(_floor(left.high) + 1)
+    while not left.high < right.low:
+        left.refine()
+        right.refine()
+    return simplest_between(left.high, right.low)
+
+
+def _floor(q: flint.fmpq) -> int:
+    return int(q.p) // int(q.q)
+
+
+# --------------------------------------------------------------------------------------------------
+# Arithmetic in Q(alpha) and Q(alpha)[y]
+# --------------------------------------------------------------------------------------------------
+
+
+class NumberField:
+    """Q(alpha) for a real root ``alpha`` of an irreducible polynomial of degree >= 2."""
+
+    def __init__(self, root: RealRoot):
+        self.root = root
+        self.modulus = flint.fmpq_poly(root.poly.coeffs())
+
+    def reduce(self, element: flint.fmpq_poly) -> flint.fmpq_poly:
+        return element % self.modulus
+
+    def inverse(self, element: flint.fmpq_poly) -> flint.fmpq_poly:
+        g, s, _ = element.xgcd(self.modulus)
+        if g.degree() != 0:
+            raise ZeroDivisionError("not invertible in Q(alpha)")
+        return self.reduce(s / g)
+
+    def sign(self, element: flint.fmpq_poly) -> int:
+        """Exact sign of ``element(alpha)`` (zero test exact, nonzero signs by refinement)."""
+        element = self.reduce(element)
+        if element.is_zero():
+            return 0
+        if element.degree() == 0:
+            return 1 if element[0] > 0 else -1
+        prec = flint.ctx.prec
+        try:
+            for attempt in range(400):
+                flint.ctx.prec = 64 + 16 * (attempt // 20)
+                value = _eval_poly_arb(element, self.root.ball())
+                if value > 0:
+                    return 1
+                if value < 0:
+                    return -1
+                self.root.refine()
+        finally:
+            flint.ctx.prec = prec
+        raise ArithmeticError("sign of a nonzero algebraic number not found")
+
+    # polynomials in y over Q(alpha): lists of coefficients, lowest degree first, no trailing zero
+    def trim(self, poly: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        poly = [self.reduce(c) for c in poly]
+        while poly and poly[-1].is_zero():
+            poly.pop()
+        return poly
+
+    def rem(self, a: list[flint.fmpq_poly], b: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        a = list(a)
+        inv = self.inverse(b[-1])
+        while len(a) >= len(b):
+            factor = self.reduce(a[-1] * inv)
+            shift = len(a) - len(b)
+            for k, c in enumerate(b):
+                a[shift + k] = self.reduce(a[shift + k] - factor * c)
+            a = self.trim(a)
+        return a
+
+    def quo(self, a: list[flint.fmpq_poly], b: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        a = list(a)
+        inv = self.inverse(b[-1])
+        quotient = [flint.fmpq_poly(0)] * max(len(a) - len(b) + 1, 0)
+        while len(a) >= len(b):
+            factor = self.reduce(a[-1] * inv)
+            shift = len(a) - len(b)
+            quotient[shift] = factor
+            for k, c in enumerate(b):
+                a[shift + k] = self.reduce(a[shift + k] - factor * c)
+            a = self.trim(a)
+        return quotient
+
+    def monic(self, a: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        inv = self.inverse(a[-1])
+        return [self.reduce(c * inv) for c in a]
+
+    def gcd(self, a: list[flint.fmpq_poly], b: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        while b:
+            a, b = b, self.rem(a, b)
+        return self.monic(a) if a else a
+
+    def derivative(self, a: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        return self.trim([c * k for k, c in enumerate(a)][1:])
+
+    def squarefree(self, a: list[flint.fmpq_poly]) -> list[flint.fmpq_poly]:
+        if len(a) <= 2:
+            return a
+        g = self.gcd(a, self.derivative(a))
+        return a if len(g) <= 1 else self.trim(self.quo(a, g))
+
+    def evaluate(self, a: list[flint.fmpq_poly], y: flint.fmpq) -> flint.fmpq_poly:
+        total = flint.fmpq_poly(0)
+        for c in reversed(a):
+            total = total * y + c
+        return self.reduce(total)
+
+
+def _eval_poly_arb(poly, ball: flint.arb) -> flint.arb:
+    total = flint.arb(0)
+    for c in reversed(poly.coeffs()):
+        total = total * ball + flint.arb(c)
+    return total
+
+
+# --------------------------------------------------------------------------------------------------
+# Polynomials and formulas
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Factor:
+    """An irreducible factor in the plane: coefficients in ``y`` as integer polynomials in ``x``."""
+
+    name: str
+    coeffs: list[flint.fmpz_poly]  # coefficient of y^j, lowest j first
+    mpoly: Any
+
+    @property
+    def degree_y(self) -> int:
+        return len(self.coeffs) - 1
+
+    def at_rational_x(self, q: flint.fmpq) -> flint.fmpq_poly:
+        return flint.fmpq_poly([c(q) for c in self.coeffs])
+
+    def ball(self, xb: flint.arb, yb: flint.arb) -> flint.arb:
+        total = flint.arb(0)
+        for c in reversed(self.coeffs):
+            total = total * yb + _eval_poly_arb(c, xb)
+        return total
+
+
+class Plane:
+    """Polynomials in the variables ``(x, y)`` (or ``(x,)``) and the decisions about them.
+
+    One ``Plane`` caches factorizations and projections across queries, so deciding many formulas
+    over the same polynomials (building a decision list) repeats no algebra.
+    """
+
+    def __init__(self, names: Sequence[str]):
+        if not 1 <= len(names) <= 2:
+            raise ValueError("a Plane has one or two variables")
+        self.names = tuple(names)
+        self.ctx = flint.fmpq_mpoly_ctx.get(self.names, "lex")
+        self.zctx = flint.fmpz_mpoly_ctx.get(self.names, "lex")
+        self._factorizations: dict[str, tuple[int, list[tuple[str, int]]]] = {}
+        self.factors: dict[str, Factor] = {}
+        self._projection: dict[Any, list[flint.fmpz_poly]] = {}
+        self._lift: dict[tuple[str, str], Any] = {}
+
+    # ---- factorization -------------------------------------------------------------------------
+    def factorize(self, poly) -> tuple[int, list[tuple[str, int]]]:
+        """``poly = c * prod f_k^e_k`` with ``sign(c)`` and the factors' keys."""
+        text = str(poly)
+        cached = self._factorizations.get(text)
+        if cached is not None:
+            return cached
+        if poly.is_zero():
+            result: tuple[int, list[tuple[str, int]]] = (0, [])
+        else:
+            numer = self._integral(poly)
+            constant, factors = numer.factor()
+            sign = 1 if constant > 0 else -1
+            keys = []
+            for f, e in factors:
+                f, flip = self._normalise2(f)
+                if flip and e % 2:
+                    sign = -sign
+                keys.append((self._register(f), int(e)))
+            result = (sign, keys)
+        self._factorizations[text] = result
+        return result
+
+    def _integral(self, poly):
+        den = 1
+        for c in poly.coeffs():
+            den = den * int(c.q) // _gcd(den, int(c.q))
+        return self.zctx.from_dict({m: int(c * den) for m, c in zip(poly.monoms(), poly.coeffs())})
+
+    def _normalise2(self, f):
+        lead = f.leading_coefficient()
+        return (-f, True) if lead < 0 else (f, False)
+
+    def _register(self, f) -> str:
+        key = str(f)
+        if key not in self.factors:
+            coeffs: dict[int, dict[int, int]] = {}
+            for monom, c in zip(f.monoms(), f.coeffs()):
+                i = monom[0]
+                j = monom[1] if len(monom) > 1 else 0
+                coeffs.setdefault(j, {})[i] = int(c)
+            top = max(coeffs)
+            polys = []
+            for j in range(top + 1):
+                row = coeffs.get(j, {})
+                polys.append(flint.fmpz_poly([row.get(i, 0) for i in range(max(row, default=-1) + 1)]))
+            total = sum(f.degrees())
+            if total > MAX_DEGREE:
+                raise LimitError(f"a polynomial of degree {total} is above the CAD limit {MAX_DEGREE}")
+            self.factors[key] = Factor(key, polys, f)
+        return key
+
+    # ---- projection ----------------------------------------------------------------------------
+    def _univariate_x(self, f) -> flint.fmpz_poly:
+        """An element of Z[x] given as an mpoly."""
+        out: dict[int, int] = {}
+        for monom, c in zip(f.monoms(), f.coeffs()):
+            out[monom[0]] = int(c)
+        return flint.fmpz_poly([out.get(i, 0) for i in range(max(out, default=-1) + 1)])
+
+    def projection(self, keys: Sequence[str]) -> list[flint.fmpz_poly]:
+        """Irreducible univariate polynomials in ``x`` whose roots delineate the factors ``keys``."""
+        out: dict[tuple[int, ...], flint.fmpz_poly] = {}
+
+        def add(polys: Iterable[flint.fmpz_poly]) -> None:
+            for p in polys:
+                if p.degree() > MAX_DEGREE:
+                    raise LimitError(f"a projection polynomial of degree {p.degree()} is above the CAD "
+                                     f"limit {MAX_DEGREE}")
+                out.setdefault(_key(p), p)
+
+        keys = sorted(set(keys))
+        for k in keys:
+            add(self._single(k))
+        if len(self.names) == 2:
+            with_y = [k for k in keys if self.factors[k].degree_y >= 1]
+            for i, a in enumerate(with_y):
+                for b in with_y[i + 1:]:
+                    add(self._pair(a, b))
+        return list(out.values())
+
+    def _single(self, key: str) -> list[flint.fmpz_poly]:
+        cached = self._projection.get(key)
+        if cached is None:
+            f = self.factors[key]
+            if f.degree_y == 0:
+                cached = irreducible_factors(f.coeffs[0])
+            else:
+                cached = irreducible_factors(f.coeffs[-1])
+                if f.degree_y >= 2:
+                    disc = f.mpoly.discriminant(self.names[1])
+                    cached += irreducible_factors(self._univariate_x(disc))
+            self._projection[key] = cached
+        return cached
+
+    def _pair(self, a: str, b: str) -> list[flint.fmpz_poly]:
+        cached = self._projection.get((a, b))
+        if cached is None:
+            res = self.factors[a].mpoly.resultant(self.factors[b].mpoly, self.names[1])
+            cached = irreducible_factors(self._univariate_x(res))
+            self._projection[(a, b)] = cached
+        return cached
+
+    # ---- decisions -----------------------------------------------------------------------------
+    def atoms_of(self, formula: Formula, out: dict[str, Any] | None = None) -> dict[str, Any]:
+        out = {} if out is None else out
+        kind = formula[0]
+        if kind == "atom":
+            out.setdefault(str(formula[1]), formula[1])
+        elif kind in ("and", "or"):
+            for part in formula[1]:
+                self.atoms_of(part, out)
+        elif kind == "not":
+            self.atoms_of(formula[1], out)
+        return out
+
+    def satisfiable(self, formula: Formula) -> tuple[bool, tuple[RealRoot, ...] | None]:
+        """Is there a real point where ``formula`` holds?  Returns ``(True, point)`` or ``(False, None)``;
+        the point's coordinates are :class:`RealRoot` values (exact)."""
+        polys = self.atoms_of(formula)
+        factorization = {text: self.factorize(p) for text, p in polys.items()}
+        keys = sorted({k for _, ks in factorization.values() for k, _ in ks})
+        x_keys = [k for k in keys if self.factors[k].degree_y == 0]
+        critical = sorted_roots(self.projection(keys))
+        cells: list[RealRoot] = []
+        for index in range(len(critical) + 1):
+            left = critical[index - 1] if index > 0 else None
+            right = critical[index] if index < len(critical) else None
+            cells.append(_rational_root(between(left, right)))
+            if right is not None:
+                cells.append(right)
+        y_keys = [k for k in keys if self.factors[k].degree_y >= 1]
+        for x in cells:
+            x_signs = {k: self._sign_x(k, x) for k in x_keys}
+            partial = _evaluate(formula, _polysign(factorization, x_signs, partial=True))
+            if partial is False:
+                continue
+            if len(self.names) == 1:
+                if partial is True or _evaluate(formula, _polysign(factorization, x_signs)):
+                    return True, (x,)
+                continue
+            lifted = self._lift_rational(x.exact(), y_keys) if x.rational else self._lift_algebraic(x, y_keys)
+            for y, signs in lifted:
+                signs.update(x_signs)
+                if _evaluate(formula, _polysign(factorization, signs)):
+                    return True, (x, y)
+        return False, None
+
+    def _sign_x(self, key: str, x: RealRoot) -> int:
+        poly = self.factors[key].coeffs[0]
+        if x.rational:
+            value = poly(x.exact())
+            return (value > 0) - (value < 0)
+        return NumberField(x).sign(flint.fmpq_poly(poly.coeffs()))
+
+    def _lift_rational(self, q: flint.fmpq, keys: Sequence[str]):
+        restricted = {k: self.factors[k].at_rational_x(q) for k in keys}
+        factor_lists: dict[str, list[flint.fmpz_poly]] = {}
+        for k, p in restricted.items():
+            if p.is_zero():
+                factor_lists[k] = []
+                continue
+            factor_lists[k] = irreducible_factors(p.numer()) if p.degree() >= 1 else []
+        roots = sorted_roots(f for fs in factor_lists.values() for f in fs)
+
+        def sign_rational(k: str, y: flint.fmpq) -> int:
+            value = restricted[k](y)
+            return (value > 0) - (value < 0)
+
+        def sign_root(k: str, root: RealRoot) -> int:
+            p = restricted[k]
+            if p.is_zero() or any(_key(f) == root.key for f in factor_lists[k]):
+                return 0
+            if root.rational:
+                return sign_rational(k, root.exact())
+            return _sign_univariate(p, root)
+
+        for index in range(len(roots) + 1):
+            left = roots[index - 1] if index > 0 else None
+            right = roots[index] if index < len(roots) else None
+            y = between(left, right)
+            yield _rational_root(y), {key: sign_rational(key, y) for key in keys}
+            if right is not None:
+                yield right, {key: sign_root(key, right) for key in keys}
+
+    def _lift_algebraic(self, x: RealRoot, keys: Sequence[str]):
+        field = NumberField(x)
+        modulus_mpoly = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
+        over: dict[str, list[flint.fmpq_poly]] = {}
+        sqfree: dict[str, list[flint.fmpq_poly]] = {}
+        norm_factors: dict[str, list[flint.fmpz_poly]] = {}
+        for k in keys:
+            f = self.factors[k]
+            over[k] = field.trim([flint.fmpq_poly(c.coeffs()) for c in f.coeffs])
+            if len(over[k]) <= 1:
+                norm_factors[k] = []
+                continue
+            sqfree[k] = field.squarefree(over[k])
+            norm = modulus_mpoly.resultant(f.mpoly, self.names[0])
+            norm_y = _univariate_in(norm, 1)
+            norm_factors[k] = irreducible_factors(norm_y)
+        candidates = sorted_roots(f for fs in norm_factors.values() for f in fs)
+
+        def is_root(k: str, root: RealRoot) -> bool:
+            if len(over[k]) <= 1 or not any(_key(f) == root.key for f in norm_factors[k]):
+                return False
+            g = sqfree[k]
+            if root.rational:
+                return field.evaluate(g, root.exact()).is_zero()
+            return field.sign(field.evaluate(g, root.low)) * field.sign(field.evaluate(g, root.high)) < 0
+
+        # make candidate intervals pairwise disjoint and closed-disjoint (already sorted)
+        for a, b in zip(candidates, candidates[1:]):
+            while not a.high < b.low:
+                a.refine()
+                b.refine()
+        membership = [{k: is_root(k, r) for k in keys} for r in candidates]
+        roots = [(r, m) for r, m in zip(candidates, membership) if any(m.values())]
+
+        def sign_rational(k: str, y: flint.fmpq) -> int:
+            if not over[k]:
+                return 0
+            return field.sign(field.evaluate(over[k], y))
+
+        def sign_root(k: str, root: RealRoot, member: dict[str, bool]) -> int:
+            if not over[k] or member[k]:
+                return 0
+            if root.rational:
+                return sign_rational(k, root.exact())
+            return _sign_bivariate(self.factors[k], x, root)
+
+        for idx in range(len(roots) + 1):
+            left = roots[idx - 1][0] if idx > 0 else None
+            right = roots[idx][0] if idx < len(roots) else None
+            y = between(left, right)
+            yield _rational_root(y), {k: sign_rational(k, y) for k in keys}
+            if right is not None:
+                yield right, {k: sign_root(k, right, roots[idx][1]) for k in keys}
+
+
+def _rational_root(q: flint.fmpq) -> RealRoot:
+    return RealRoot(flint.fmpz_poly([-q.p, q.q]), q, q)
+
+
+def _univariate_in(poly, var: int) -> flint.fmpz_poly:
+    out: dict[int, int] = {}
+    for monom, c in zip(poly.monoms(), poly.coeffs()):
+        out[monom[var]] = out.get(monom[var], 0) + int(c)
+    return flint.fmpz_poly([out.get(i, 0) for i in range(max(out, default=-1) + 1)])
+
+
+def _sign_univariate(p: flint.fmpq_poly, root: RealRoot) -> int:
+    prec = flint.ctx.prec
+    try:
+        for attempt in range(400):
+            flint.ctx.prec = 64 + 16 * (attempt // 20)
+            value = _eval_poly_arb(p, root.ball())
+            if value > 0:
+                return 1
+            if value < 0:
+                return -1
+            root.refine()
+    finally:
+        flint.ctx.prec = prec
+    raise ArithmeticError("sign at an algebraic point not found")
+
+
+def _sign_bivariate(f: Factor, x: RealRoot, y: RealRoot) -> int:
+    prec = flint.ctx.prec
+    try:
+        for attempt in range(600):
+            flint.ctx.prec = 64 + 16 * (attempt // 20)
+            value = f.ball(x.ball(), y.ball())
+            if value > 0:
+                return 1
+            if value < 0:
+                return -1
+            x.refine()
+            y.refine()
+    finally:
+        flint.ctx.prec = prec
+    raise ArithmeticError("sign at an algebraic point not found")
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _polysign(factorization: dict[str, tuple[int, list[tuple[str, int]]]], signs: dict[str, int],
+              partial: bool = False) -> Callable[[str], int | None]:
+    def sign(text: str) -> int | None:
+        constant, keys = factorization[text]
+        if constant == 0:
+            return 0
+        total = constant
+        unknown = False
+        for k, e in keys:
+            s = signs.get(k)
+            if s is None:
+                unknown = True
+                continue
+            if s == 0:
+                return 0
+            if e % 2:
+                total *= s
+        if unknown:
+            if partial:
+                return None
+            raise KeyError(text)
+        return total
+    return sign
+
+
+def _evaluate(formula: Formula, sign: Callable[[str], int | None]) -> bool | None:
+    """Three-valued evaluation (``None``: not determined by the known signs)."""
+    kind = formula[0]
+    if kind == "const":
+        return bool(formula[1])
+    if kind == "atom":
+        s = sign(str(formula[1]))
+        return None if s is None else _compare(Fraction(s), formula[2])
+    if kind == "not":
+        inner = _evaluate(formula[1], sign)
+        return None if inner is None else not inner
+    if kind not in ("and", "or"):
+        raise ValueError(f"unknown formula node {kind!r}")
+    decisive = kind == "or"  # the value of one part that decides the whole
+    result: bool | None = not decisive
+    for part in formula[1]:
+        value = _evaluate(part, sign)
+        if value is decisive:
+            return decisive
+        if value is None:
+            result = None
+    return result
+
+
+# --------------------------------------------------------------------------------------------------
+# From z3 terms (the form every region takes in :mod:`symgame.model.decide`)
+# --------------------------------------------------------------------------------------------------
+
+
+class Z3Translator:
+    """Translate z3 real polynomial terms and quantifier-free formulas into :class:`Plane` formulas.
+
+    Traversal is iterative and memoised by z3 AST id (the memo keeps every AST it has seen alive, so
+    an id is never reused for another term while memoised); anything that is not a polynomial sign
+    condition (integers, divisions, quantifiers) raises :class:`ValueError`.
+    """
+
+    def __init__(self, plane: Plane):
+        import z3
+
+        self.z3 = z3
+        self.plane = plane
+        self.vars = {name: plane.ctx.gens()[k] for k, name in enumerate(plane.names)}
+        self._memo: dict[int, Any] = {}
+        self._alive: list[Any] = []
+
+    def formula(self, expr) -> Formula:
+        z3 = self.z3
+        done: dict[int, Any] = {}
+        stack = [(expr, False)]
+        while stack:
+            node, expanded = stack.pop()
+            key = node.get_id()
+            if key in done:
+                continue
+            if z3.is_true(node) or z3.is_false(node):
+                done[key] = ("const", z3.is_true(node))
+                continue
+            kind = node.decl().kind()
+            if kind in (z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_NOT, z3.Z3_OP_IMPLIES):
+                if not expanded:
+                    stack.append((node, True))
+                    stack.extend((c, False) for c in node.children())
+                    continue
+                parts = [done[c.get_id()] for c in node.children()]
+                if kind == z3.Z3_OP_AND:
+                    done[key] = ("and", parts)
+                elif kind == z3.Z3_OP_OR:
+                    done[key] = ("or", parts)
+                elif kind == z3.Z3_OP_NOT:
+                    done[key] = ("not", parts[0])
+                else:
+                    done[key] = ("or", [("not", parts[0]), parts[1]])
+                continue
+            done[key] = self._comparison(node, kind)
+        return done[expr.get_id()]
+
+    def _comparison(self, node, kind) -> Formula:
+        z3 = self.z3
+        children = node.children()
+        if kind == z3.Z3_OP_DISTINCT and len(children) == 2:
+            return ("atom", self.term(children[0]) - self.term(children[1]), "!=")
+        if kind == z3.Z3_OP_EQ and len(children) == 2 and z3.is_arith(children[0]):
+            return ("atom", self.term(children[0]) - self.term(children[1]), "==")
+        table = {z3.Z3_OP_GT: (0, 1, ">"), z3.Z3_OP_GE: (0, 1, ">="),
+                 z3.Z3_OP_LT: (1, 0, ">"), z3.Z3_OP_LE: (1, 0, ">=")}
+        if kind not in table:
+            raise ValueError(f"not a polynomial sign condition: {node.decl().name()}")
+        a, b, rel = table[kind]
+        return ("atom", self.term(children[a]) - self.term(children[b]), rel)
+
+    def term(self, expr):
+        z3 = self.z3
+        ctx = self.plane.ctx
+        if len(self._alive) > 200_000:
+            self._memo.clear()
+            self._alive.clear()
+        memo = self._memo
+        stack = [(expr, False)]
+        while stack:
+            node, expanded = stack.pop()
+            key = node.get_id()
+            if key in memo:
+                continue
+            if not expanded:
+                self._alive.append(node)
+            if z3.is_rational_value(node):
+                memo[key] = ctx.from_dict({}) + flint.fmpq(node.numerator_as_long(), node.denominator_as_long())
+                continue
+            if z3.is_int_value(node):
+                memo[key] = ctx.from_dict({}) + node.as_long()
+                continue
+            if z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+                name = node.decl().name()
+                if name not in self.vars:
+                    raise ValueError(f"unknown variable {name}")
+                memo[key] = self.vars[name]
+                continue
+            kind = node.decl().kind()
+            children = node.children()
+            if kind == z3.Z3_OP_POWER:
+                exponent = children[1]
+                if not (z3.is_rational_value(exponent) and exponent.denominator_as_long() == 1
+                        and exponent.numerator_as_long() >= 0):
+                    raise ValueError("non-integer power")
+                children = children[:1]
+            elif kind == z3.Z3_OP_DIV:
+                divisor = z3.simplify(children[1])
+                if not (z3.is_rational_value(divisor) or z3.is_int_value(divisor)) or \
+                        (z3.is_int_value(divisor) and divisor.as_long() == 0) or \
+                        (z3.is_rational_value(divisor) and divisor.numerator_as_long() == 0):
+                    raise ValueError("division by a non-constant")
+                children = children[:1]
+            elif kind not in (z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS,
+                              z3.Z3_OP_TO_REAL):
+                raise ValueError(f"not a polynomial: {node.decl().name()}")
+            if not expanded:
+                stack.append((node, True))
+                stack.extend((c, False) for c in children)
+                continue
+            values = [memo[c.get_id()] for c in children]
+            if kind == z3.Z3_OP_ADD:
+                total = values[0]
+                for v in values[1:]:
+                    total = total + v
+            elif kind == z3.Z3_OP_MUL:
+                total = values[0]
+                for v in values[1:]:
+                    total = total * v
+            elif kind == z3.Z3_OP_SUB:
+                total = values[0]
+                for v in values[1:]:
+                    total = total - v
+            elif kind == z3.Z3_OP_UMINUS:
+                total = -values[0]
+            elif kind == z3.Z3_OP_TO_REAL:
+                total = values[0]
+            elif kind == z3.Z3_OP_DIV:
+                divisor = z3.simplify(node.children()[1])
+                if z3.is_int_value(divisor):
+                    total = values[0] / flint.fmpq(divisor.as_long())
+                else:
+                    total = values[0] / flint.fmpq(divisor.numerator_as_long(), divisor.denominator_as_long())
+            else:
+                total = values[0] ** node.children()[1].numerator_as_long()
+            memo[key] = total
+        return memo[expr.get_id()]

@@ -1,0 +1,115 @@
+"""The plane CAD (symgame.model.cad) against z3 and against hand-checked answers."""
+from fractions import Fraction
+
+import flint
+import pytest
+import z3
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+from symgame.model.cad import Plane, RealRoot, Z3Translator, isolate, simplest_between
+from symgame.model.decide import Decision, Z3Context, satisfiable
+from symgame.model.parameters import parse_domain
+from symgame.model.region import Domain
+
+X, Y = z3.Reals("x y")
+
+
+def cad_answer(formula):
+    plane = Plane(["x", "y"])
+    return plane.satisfiable(Z3Translator(plane).formula(formula))
+
+
+def check_witness(formula, point):
+    """Substitute the exact witness back: rational coordinates exactly, algebraic ones through z3's
+    own root objects (a point on a curve must satisfy the equation exactly)."""
+    subs = []
+    for var, root in zip((X, Y), point):
+        if root.rational:
+            subs.append((var, z3.RealVal(f"{root.value.p}/{root.value.q}")))
+        else:
+            coeffs = [int(c) for c in root.poly.coeffs()]
+            poly = sum(c * var**k for k, c in enumerate(coeffs))
+            solver = z3.Solver()
+            solver.add(poly == 0, var > z3.RealVal(f"{root.low.p}/{root.low.q}"),
+                       var < z3.RealVal(f"{root.high.p}/{root.high.q}"))
+            assert solver.check() == z3.sat
+            subs.append((var, solver.model().eval(var)))
+    value = z3.simplify(z3.substitute(formula, *subs))
+    assert z3.is_true(value), (formula, subs, value)
+
+
+@pytest.mark.parametrize("formula, expected", [
+    (z3.And(X * X + Y * Y < 1, X > 0.5, Y > 0.5, X + Y > 1.5), False),
+    (z3.And(X * X + Y * Y < 1, X + Y > 1.4), True),
+    (z3.And(X * X + Y * Y == 2, X == Y, X > 0), True),   # only (1, 1)
+    (z3.And(X * X + Y * Y == 2, X == Y, X > 1), False),
+    (z3.And(X * X == 2, Y * Y * Y == X, Y > 1), True),    # algebraic x, algebraic y above it
+    (z3.And(X * X == 2, Y * Y == X, Y * Y * Y * Y != 2), False),
+    (z3.And(X * X * X - 2 == 0, Y * Y - X == 0), True),
+    (z3.And(X >= 0, X <= 1, Y >= 0, Y <= 1, z3.Not(z3.Or(X * Y >= 0.25, X + Y <= 1.0))), True),
+    # tangency: the parabola y = x^2 touches y = 2x - 1 at (1, 1) only
+    (z3.And(Y == X * X, Y == 2 * X - 1, X != 1), False),
+    (z3.And(Y - X * X >= 0, 2 * X - 1 - Y >= 0), True),
+    (z3.And(Y - X * X >= 0, 2 * X - 1 - Y > 0), False),
+    # a vertical line where the curve x*y - 1 vanishes identically in y? (x - 1)*y: nullified at x = 1
+    (z3.And((X - 1) * Y == 0, Y > 0, X * X != 1), False),
+    (z3.And((X - 1) * Y == 0, Y > 0), True),
+])
+def test_known_answers(formula, expected):
+    ok, point = cad_answer(formula)
+    assert ok is expected
+    if ok:
+        check_witness(formula, point)
+
+
+def test_isolation_and_simple_samples():
+    roots = isolate(flint.fmpz_poly([-2, 0, 1]))
+    assert len(roots) == 2 and roots[0].compare_rational(flint.fmpq(-1)) < 0
+    assert roots[1].compare(RealRoot(flint.fmpz_poly([-3, 2]), 0, 0)) < 0  # sqrt 2 < 3/2
+    assert simplest_between(flint.fmpq(1, 3), flint.fmpq(2, 3)) == flint.fmpq(1, 2)
+    assert roots[1].index() == 1
+
+
+def _polynomial(draw_coeffs):
+    return sum(c * X**i * Y**j for (i, j), c in draw_coeffs.items())
+
+
+monomials = st.sampled_from([(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2), (2, 1), (1, 2), (3, 0)])
+polys = st.dictionaries(monomials, st.integers(-3, 3), min_size=1, max_size=4)
+relations = st.sampled_from([">", ">=", "==", "!="])
+
+
+def _atom(coeffs, rel):
+    p = _polynomial(coeffs)
+    return {">": p > 0, ">=": p >= 0, "==": p == 0, "!=": p != 0}[rel]
+
+
+@seed(20261125)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(polys, relations), min_size=1, max_size=3), st.booleans())
+def test_agrees_with_z3(atoms, negate_last):
+    parts = [_atom(c, r) for c, r in atoms]
+    if negate_last and len(parts) > 1:
+        parts[-1] = z3.Not(z3.And(parts[-1], parts[0]))
+    formula = z3.And(parts)
+    solver = z3.SolverFor("QF_NRA")
+    solver.set("timeout", 20_000)
+    solver.add(formula)
+    expected = solver.check()
+    ok, point = cad_answer(formula)
+    if expected != z3.unknown:
+        assert ok is (expected == z3.sat)
+    if ok:
+        check_witness(formula, point)
+
+
+def test_satisfiable_uses_cad_on_two_parameter_domains():
+    domain = Domain((parse_domain("p1", "[0, 1]"), parse_domain("p2", "[0, 1]")))
+    ctx = Z3Context(domain)
+    p1, p2 = ctx.vars["p1"], ctx.vars["p2"]
+    answer = satisfiable(ctx, [p1 * p1 + p2 * p2 > 2])
+    assert answer.satisfiable is Decision.FALSE
+    answer = satisfiable(ctx, [p1 * p1 == Fraction(1, 2) if False else p1 * p1 * 2 == 1, p2 == p1])
+    assert answer.satisfiable is Decision.TRUE
+    assert abs(float(answer.point["p1"]) - 0.5 ** 0.5) < 1e-12
