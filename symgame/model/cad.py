@@ -73,11 +73,12 @@ class RealRoot:
     Intervals only shrink (:meth:`refine`); the value never changes.
     """
 
-    __slots__ = ("poly", "key", "low", "high", "value")
+    __slots__ = ("poly", "key", "low", "high", "value", "ordinal")
 
-    def __init__(self, poly: flint.fmpz_poly, low: flint.fmpq, high: flint.fmpq):
+    def __init__(self, poly: flint.fmpz_poly, low: flint.fmpq, high: flint.fmpq, ordinal: int | None = None):
         self.poly = poly
         self.key = _key(poly)
+        self.ordinal = ordinal  # the index among the real roots of ``poly``, when known
         if poly.degree() == 1:
             c0, c1 = poly.coeffs()
             self.value: flint.fmpq | None = flint.fmpq(-c0, c1)
@@ -114,8 +115,16 @@ class RealRoot:
             self.refine()
         return 1 if q < self.low else -1
 
+    def identity(self) -> tuple:
+        """A hashable name of the number: its polynomial and the index of the root."""
+        if self.value is not None:
+            return (self.key, 0)
+        return (self.key, self.index())
+
     def index(self) -> int:
         """The number of real roots of ``poly`` below this one."""
+        if self.ordinal is not None:
+            return self.ordinal
         roots = isolate(self.poly)
         for k, other in enumerate(roots):
             if other.compare(self) == 0:
@@ -194,7 +203,7 @@ def isolate(poly: flint.fmpz_poly) -> list[RealRoot]:
         if len(_ROOTS) > 20_000:
             _ROOTS.clear()
         _ROOTS[key] = cached
-    return [RealRoot(poly, low, high) for low, high in cached]
+    return [RealRoot(poly, low, high, k) for k, (low, high) in enumerate(cached)]
 
 
 def _check_isolated(poly: flint.fmpz_poly, intervals: list[tuple[flint.fmpq, flint.fmpq]]) -> None:
@@ -420,7 +429,8 @@ class Plane:
         self._factorizations: dict[str, tuple[int, list[tuple[str, int]]]] = {}
         self.factors: dict[str, Factor] = {}
         self._projection: dict[Any, list[flint.fmpz_poly]] = {}
-        self._lift: dict[tuple[str, str], Any] = {}
+        self._lines: dict[tuple, Any] = {}
+        self._signs: dict[tuple, int] = {}
 
     # ---- factorization -------------------------------------------------------------------------
     def factorize(self, poly) -> tuple[int, list[tuple[str, int]]]:
@@ -577,27 +587,39 @@ class Plane:
             return (value > 0) - (value < 0)
         return NumberField(x).sign(flint.fmpq_poly(poly.coeffs()))
 
+    def _cached_sign(self, key: tuple, compute: Callable[[], int]) -> int:
+        value = self._signs.get(key)
+        if value is None:
+            if len(self._signs) > 500_000:
+                self._signs.clear()
+            value = self._signs[key] = compute()
+        return value
+
+    def _rational_line(self, q: flint.fmpq, k: str) -> tuple[flint.fmpq_poly, list[flint.fmpz_poly]]:
+        cache_key = ("q", int(q.p), int(q.q), k)
+        data = self._lines.get(cache_key)
+        if data is None:
+            p = self.factors[k].at_rational_x(q)
+            data = (p, irreducible_factors(p.numer()) if p.degree() >= 1 else [])
+            self._lines[cache_key] = data
+        return data
+
     def _lift_rational(self, q: flint.fmpq, keys: Sequence[str]):
-        restricted = {k: self.factors[k].at_rational_x(q) for k in keys}
-        factor_lists: dict[str, list[flint.fmpz_poly]] = {}
-        for k, p in restricted.items():
-            if p.is_zero():
-                factor_lists[k] = []
-                continue
-            factor_lists[k] = irreducible_factors(p.numer()) if p.degree() >= 1 else []
-        roots = sorted_roots(f for fs in factor_lists.values() for f in fs)
+        line = {k: self._rational_line(q, k) for k in keys}
+        roots = sorted_roots(f for _, fs in line.values() for f in fs)
+        where = ("q", int(q.p), int(q.q))
 
         def sign_rational(k: str, y: flint.fmpq) -> int:
-            value = restricted[k](y)
+            value = line[k][0](y)
             return (value > 0) - (value < 0)
 
         def sign_root(k: str, root: RealRoot) -> int:
-            p = restricted[k]
-            if p.is_zero() or any(_key(f) == root.key for f in factor_lists[k]):
+            p, factors = line[k]
+            if p.is_zero() or any(_key(f) == root.key for f in factors):
                 return 0
             if root.rational:
                 return sign_rational(k, root.exact())
-            return _sign_univariate(p, root)
+            return self._cached_sign((where, k, root.identity()), lambda: _sign_univariate(p, root))
 
         for index in range(len(roots) + 1):
             left = roots[index - 1] if index > 0 else None
@@ -607,33 +629,42 @@ class Plane:
             if right is not None:
                 yield right, {key: sign_root(key, right) for key in keys}
 
+    def _algebraic_line(self, x: RealRoot, field: NumberField, k: str):
+        """``f(alpha, y)`` over Q(alpha), its square-free part and the irreducible factors of its norm."""
+        cache_key = ("a", x.identity(), k)
+        data = self._lines.get(cache_key)
+        if data is None:
+            f = self.factors[k]
+            over = field.trim([flint.fmpq_poly(c.coeffs()) for c in f.coeffs])
+            if len(over) <= 1:
+                data = (over, over, [])
+            else:
+                modulus = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
+                norm = modulus.resultant(f.mpoly, self.names[0])
+                data = (over, field.squarefree(over), irreducible_factors(_univariate_in(norm, 1)))
+            self._lines[cache_key] = data
+        return data
+
     def _lift_algebraic(self, x: RealRoot, keys: Sequence[str]):
         field = NumberField(x)
-        modulus_mpoly = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
-        over: dict[str, list[flint.fmpq_poly]] = {}
-        sqfree: dict[str, list[flint.fmpq_poly]] = {}
-        norm_factors: dict[str, list[flint.fmpz_poly]] = {}
-        for k in keys:
-            f = self.factors[k]
-            over[k] = field.trim([flint.fmpq_poly(c.coeffs()) for c in f.coeffs])
-            if len(over[k]) <= 1:
-                norm_factors[k] = []
-                continue
-            sqfree[k] = field.squarefree(over[k])
-            norm = modulus_mpoly.resultant(f.mpoly, self.names[0])
-            norm_y = _univariate_in(norm, 1)
-            norm_factors[k] = irreducible_factors(norm_y)
-        candidates = sorted_roots(f for fs in norm_factors.values() for f in fs)
+        line = {k: self._algebraic_line(x, field, k) for k in keys}
+        candidates = sorted_roots(f for _, _, fs in line.values() for f in fs)
+        where = ("a", x.identity())
 
         def is_root(k: str, root: RealRoot) -> bool:
-            if len(over[k]) <= 1 or not any(_key(f) == root.key for f in norm_factors[k]):
+            over, g, norm_factors = line[k]
+            if len(over) <= 1 or not any(_key(f) == root.key for f in norm_factors):
                 return False
-            g = sqfree[k]
             if root.rational:
                 return field.evaluate(g, root.exact()).is_zero()
-            return field.sign(field.evaluate(g, root.low)) * field.sign(field.evaluate(g, root.high)) < 0
+            # the interval isolates root among the real roots of the norm, which contain every real
+            # root of g(alpha, y); g is square-free, so a root inside is a sign change
+            return self._cached_sign(
+                (where, k, root.identity(), "root"),
+                lambda: int(field.sign(field.evaluate(g, root.low)) * field.sign(field.evaluate(g, root.high)) < 0)
+            ) == 1
 
-        # make candidate intervals pairwise disjoint and closed-disjoint (already sorted)
+        # candidate intervals pairwise disjoint, closed intervals included (already sorted)
         for a, b in zip(candidates, candidates[1:]):
             while not a.high < b.low:
                 a.refine()
@@ -642,16 +673,16 @@ class Plane:
         roots = [(r, m) for r, m in zip(candidates, membership) if any(m.values())]
 
         def sign_rational(k: str, y: flint.fmpq) -> int:
-            if not over[k]:
-                return 0
-            return field.sign(field.evaluate(over[k], y))
+            over = line[k][0]
+            return field.sign(field.evaluate(over, y)) if over else 0
 
         def sign_root(k: str, root: RealRoot, member: dict[str, bool]) -> int:
-            if not over[k] or member[k]:
+            if not line[k][0] or member[k]:
                 return 0
             if root.rational:
                 return sign_rational(k, root.exact())
-            return _sign_bivariate(self.factors[k], x, root)
+            return self._cached_sign((where, k, root.identity()),
+                                     lambda: _sign_bivariate(self.factors[k], x, root))
 
         for idx in range(len(roots) + 1):
             left = roots[idx - 1][0] if idx > 0 else None
@@ -781,17 +812,24 @@ class Z3Translator:
         self.plane = plane
         self.vars = {name: plane.ctx.gens()[k] for k, name in enumerate(plane.names)}
         self._memo: dict[int, Any] = {}
+        self._formulas: dict[int, Formula] = {}
         self._alive: list[Any] = []
 
     def formula(self, expr) -> Formula:
         z3 = self.z3
-        done: dict[int, Any] = {}
+        if len(self._alive) > 200_000:
+            self._memo.clear()
+            self._formulas.clear()
+            self._alive.clear()
+        done = self._formulas
         stack = [(expr, False)]
         while stack:
             node, expanded = stack.pop()
             key = node.get_id()
             if key in done:
                 continue
+            if not expanded:
+                self._alive.append(node)
             if z3.is_true(node) or z3.is_false(node):
                 done[key] = ("const", z3.is_true(node))
                 continue
@@ -831,9 +869,6 @@ class Z3Translator:
     def term(self, expr):
         z3 = self.z3
         ctx = self.plane.ctx
-        if len(self._alive) > 200_000:
-            self._memo.clear()
-            self._alive.clear()
         memo = self._memo
         stack = [(expr, False)]
         while stack:

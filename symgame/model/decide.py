@@ -23,7 +23,7 @@ from .cad import Plane, RealRoot, Z3Translator
 from .region import Atom, Domain, Region
 
 DEFAULT_TIMEOUT_MS = 30_000
-SECOND_OPINION_MS = 250  # z3's budget for checking a CAD answer
+SECOND_OPINION_MS = 100  # z3's budget for checking a CAD answer
 
 
 class Decision(enum.Enum):
