@@ -1,7 +1,9 @@
-"""Final Jeopardy benchmarks (issue: derivation time, growth with scores, PDL vs LP).
+"""Final Jeopardy benchmarks (issue: derivation time, growth with scores, PDL vs LP, near ties).
 
-Run: python3 benchmarks/bench_jeopardy.py [--quick]
+Run: python3 benchmarks/bench_jeopardy.py [--quick | --near-ties]
 All timings are measured in this process; ratios compare methods run side by side.
+``--near-ties``: (8,7), (10,9), (12,11), (20,19) derived and certified with the plane CAD (z3 as a second
+opinion), then with z3 alone (the path before the CAD), each in its own process with a time limit.
 """
 import multiprocessing as mp
 import sys
@@ -23,7 +25,12 @@ def timed(func, *args):
     return result, time.perf_counter() - start
 
 
-def derive_and_certify(scores):
+def derive_and_certify(scores, z3_alone=False):
+    if z3_alone:
+        from symgame.model.decide import z3_only
+
+        with z3_only():
+            return derive_and_certify(scores)
     game = build_game(*scores)
     try:
         derivation, t_derive = timed(derive_by_discovery, game, game_kernels)
@@ -33,9 +40,9 @@ def derive_and_certify(scores):
     return t_derive, t_cert, len(derivation.pdl.rules), derivation.kept, certificate.status.value
 
 
-def with_timeout(scores, seconds):
+def with_timeout(scores, seconds, z3_alone=False):
     with mp.get_context("fork").Pool(1) as pool:
-        job = pool.apply_async(derive_and_certify, (scores,))
+        job = pool.apply_async(derive_and_certify, (scores, z3_alone))
         try:
             return job.get(seconds)
         except mp.TimeoutError:
@@ -84,5 +91,27 @@ def main(quick: bool) -> None:
           f"{t_lp:.1f} s (measured on {m}, scaled); ratio {t_lp / t_pdl:.0f}x")
 
 
+def near_ties(limit: float = 1800, z3_limit: float = 600) -> None:
+    print("near ties: derive + certify, plane CAD (z3 second opinion) vs z3 alone, one process each")
+    print("X1 X2  path     derive  certify  total   rules  certificate")
+    for scores in [(8, 7), (10, 9), (12, 11), (20, 19)]:
+        for label, z3_alone, seconds in (("cad", False, limit), ("z3 only", True, z3_limit)):
+            start = time.perf_counter()
+            row = with_timeout(scores, seconds, z3_alone)
+            wall = time.perf_counter() - start
+            head = f"{scores[0]:2d} {scores[1]:2d}  {label:7s}"
+            if row is None:
+                print(f"{head}  stopped after {wall:.0f} s (limit)", flush=True)
+            elif isinstance(row, str):
+                print(f"{head}  no result after {wall:.0f} s: {row}", flush=True)
+            else:
+                t_derive, t_cert, rules, _, status = row
+                print(f"{head}  {t_derive:6.1f}  {t_cert:7.1f}  {t_derive + t_cert:6.1f}  {rules:5d}  {status}",
+                      flush=True)
+
+
 if __name__ == "__main__":
-    main("--quick" in sys.argv)
+    if "--near-ties" in sys.argv:
+        near_ties()
+    else:
+        main("--quick" in sys.argv)

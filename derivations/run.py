@@ -53,6 +53,11 @@ def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
 
         paths = write_sampling_outputs(out_root / "sampling", recompute=recompute)
         return [Written(out_root / "sampling", len(paths))]
+    if name == "jeopardy_sweep":
+        from derivations.ganzfried2022.jeopardy_sweep_outputs import write_sweep_outputs
+
+        paths = write_sweep_outputs(out_root / "jeopardy" / "sweep", recompute=recompute, progress=progress)
+        return [Written(out_root / "jeopardy" / "sweep", len(paths))]
     if name == "goofspiel":
         from derivations.rhoads2012.outputs import write_goofspiel_outputs
 

@@ -23,7 +23,8 @@ as in Basu, Pollack and Roy, *Algorithms in Real Algebraic Geometry*, Springer 2
 4. the formula is evaluated on the sign vector of every cell.
 
 Every step is exact; there is no timeout and no floating-point decision.  :class:`LimitError` is
-raised when the projection polynomials exceed :data:`MAX_DEGREE`, so the caller can fall back.
+raised when a query has more than :data:`MAX_FACTORS` irreducible factors or a projection polynomial
+exceeds :data:`MAX_DEGREE`, so the caller can fall back to z3.
 
 Formulas are nested tuples: ``("atom", poly, rel)`` with ``poly`` an ``fmpq_mpoly`` in the
 variables of a :class:`Plane` and ``rel`` one of ``>``, ``>=``, ``==``, ``!=``; ``("and", [..])``,
@@ -41,6 +42,7 @@ from ..errors import LimitError
 from .region import _compare
 
 MAX_DEGREE = 4000  # degree limit of one projection polynomial (resultants grow as products of degrees)
+MAX_FACTORS = 80  # limit on the irreducible factors of one query (the projection has one resultant per pair)
 Formula = tuple
 
 # --------------------------------------------------------------------------------------------------
@@ -554,6 +556,8 @@ class Plane:
         polys = self.atoms_of(formula)
         factorization = {text: self.factorize(p) for text, p in polys.items()}
         keys = sorted({k for _, ks in factorization.values() for k, _ in ks})
+        if len(keys) > MAX_FACTORS:
+            raise LimitError(f"{len(keys)} irreducible factors are above the CAD limit {MAX_FACTORS}")
         x_keys = [k for k in keys if self.factors[k].degree_y == 0]
         critical = sorted_roots(self.projection(keys))
         cells: list[RealRoot] = []
@@ -564,21 +568,34 @@ class Plane:
             if right is not None:
                 cells.append(right)
         y_keys = [k for k in keys if self.factors[k].degree_y >= 1]
-        for x in cells:
+        # the witness is the first full-dimensional cell (a simple rational point) when there is one,
+        # else the first cell of lower dimension: deterministic, and as simple as the CAD allows
+        fallback: tuple[RealRoot, ...] | None = None
+        for index, x in enumerate(cells):
+            open_x = index % 2 == 0
+            if not open_x and fallback is not None:
+                continue
             x_signs = {k: self._sign_x(k, x) for k in x_keys}
             partial = _evaluate(formula, _polysign(factorization, x_signs, partial=True))
             if partial is False:
                 continue
             if len(self.names) == 1:
                 if partial is True or _evaluate(formula, _polysign(factorization, x_signs)):
-                    return True, (x,)
+                    if open_x:
+                        return True, (x,)
+                    fallback = fallback or (x,)
                 continue
             lifted = self._lift_rational(x.exact(), y_keys) if x.rational else self._lift_algebraic(x, y_keys)
-            for y, signs in lifted:
+            for position, (y, signs) in enumerate(lifted):
+                open_y = position % 2 == 0
+                if fallback is not None and not (open_x and open_y):
+                    continue
                 signs.update(x_signs)
                 if _evaluate(formula, _polysign(factorization, signs)):
-                    return True, (x, y)
-        return False, None
+                    if open_x and open_y:
+                        return True, (x, y)
+                    fallback = fallback or (x, y)
+        return fallback is not None, fallback
 
     def _sign_x(self, key: str, x: RealRoot) -> int:
         poly = self.factors[key].coeffs[0]

@@ -1,0 +1,114 @@
+"""``outputs/jeopardy/sweep/``: Final Jeopardy for every score pair up to 20, rendered from the cached sweep.
+
+The computation (:mod:`derivations.ganzfried2022.jeopardy_sweep`) is cached per pair in
+``study_cache.json``; this module only renders ``sweep.json`` and ``summary.md`` from it.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, RANDOM_POINTS, sweep
+from symgame.references import cite
+
+#: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE).
+MAX_SCORE = 20
+
+TEXT_FILES = ("sweep.json", "summary.md")
+SOURCE = cite("ganzfried2022", "section 6.1 and Appendix B")
+
+
+def _ordered(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(results.values(), key=lambda r: tuple(r["scores"]))
+
+
+def sweep_json(results: dict[str, dict[str, Any]], max_score: int) -> str:
+    data = {"source": SOURCE, "max_score": max_score, "random_points_per_pair": RANDOM_POINTS,
+            "pairs": _ordered(results)}
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def _cell(r: dict[str, Any]) -> str:
+    if "error" in r:
+        return "no result"
+    mark = {"true": "", "undecided": "?", "false": " refuted"}[r["certificate"]]
+    return f"{len(r['pdl'])}{mark}"
+
+
+def _profile_text(profile: dict[str, dict[str, str]]) -> str:
+    return "; ".join(f"{player}: " + ", ".join(f"{action} {p}" for action, p in actions.items())
+                     for player, actions in profile.items())
+
+
+def summary_markdown(results: dict[str, dict[str, Any]], max_score: int) -> str:
+    rows = _ordered(results)
+    certified = sum(1 for r in rows if r.get("certificate") == "true")
+    undecided = [r["scores"] for r in rows if r.get("certificate") == "undecided"]
+    refuted = [r["scores"] for r in rows if r.get("certificate") == "false"]
+    failed = [r["scores"] for r in rows if "error" in r]
+    checked = [r for r in rows if "error" not in r]
+    lines = [
+        f"# Final Jeopardy for every pair of scores X1 > X2 >= 0, X1 <= {max_score}",
+        "",
+        f"Source of the game: {SOURCE} (the paper derives the scores (5, 3) only).",
+        "",
+        "Each pair: the (X1+1) x (X2+1) zero-sum wager game built from the rules, dominance reduction, "
+        "sample-guided exact derivation with a proved cover, the decision list (PDL) in (p1, p2) on the "
+        "unit square, and its certificate on the whole square. Two-parameter questions are decided by the "
+        "plane cylindrical algebraic decomposition (no timeout), z3 giving a second opinion. Checks at "
+        f"each rule's witness point and at {RANDOM_POINTS} seeded random rational points: exact regret 0 "
+        "and the value of an independent LP (HiGHS).",
+        "",
+        f"- pairs: {len(rows)}; certified on the whole square: **{certified}**; undecided: {len(undecided)}; "
+        f"refuted: {len(refuted)}; no result: {len(failed)}",
+        f"- exact regret 0 at every checked point: {all(r['exact_nash_at_points'] for r in checked)}; "
+        f"LP value agrees at every checked point: {all(r['lp_agrees_at_points'] for r in checked)} "
+        f"({sum(r['points_checked'] for r in checked)} points)",
+    ]
+    for label, group in (("undecided", undecided), ("refuted", refuted), ("no result", failed)):
+        if group:
+            lines.append(f"- {label}: " + ", ".join(f"({a}, {b})" for a, b in group))
+    lines += ["", "## Rules in the certified decision list (row X1, column X2; `?` undecided)", ""]
+    header = "| X1 \\ X2 | " + " | ".join(str(b) for b in range(max_score)) + " |"
+    lines += [header, "|---:|" + "---:|" * max_score]
+    by_pair = {tuple(r["scores"]): r for r in rows}
+    for a in range(1, max_score + 1):
+        cells = [_cell(by_pair[(a, b)]) if (a, b) in by_pair else "" for b in range(max_score)]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += ["", "## Actions left after dominance (player 1 x player 2)", "", header,
+              "|---:|" + "---:|" * max_score]
+    for a in range(1, max_score + 1):
+        cells = []
+        for b in range(max_score):
+            r = by_pair.get((a, b))
+            cells.append("" if r is None or "error" in r else f"{len(r['kept'][0])}x{len(r['kept'][1])}")
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    lines += ["", "## Near ties (X2 = X1 - 1): the decision lists", ""]
+    for a in range(2, max_score + 1):
+        r = by_pair.get((a, a - 1))
+        if r is None:
+            continue
+        lines += [f"### Scores ({a}, {a - 1})", ""]
+        if "error" in r:
+            lines += [f"No result: {r['error']}", ""]
+            continue
+        lines.append(f"Certificate: {r['certificate']} ({r['checked_requirements']} requirements).")
+        lines.append("")
+        for k, rule in enumerate(r["pdl"], 1):
+            when = rule.get("readable") or " and ".join(rule["when"])
+            condition = f"if {when}" if rule["when"] else "otherwise"
+            lines.append(f"{k}. {condition}: {_profile_text(rule['profile'])}; value {rule.get('value', '?')}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_sweep_outputs(directory: Path, recompute: bool = False, max_score: int = MAX_SCORE,
+                        progress: Callable[[str, float], None] | None = None) -> list[Path]:
+    """Compute what the cache lacks, then write ``sweep.json`` and ``summary.md``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    results = sweep(directory, max_score, recompute=recompute, progress=progress)
+    paths = [directory / "sweep.json", directory / "summary.md"]
+    paths[0].write_text(sweep_json(results, max_score), encoding="utf-8")
+    paths[1].write_text(summary_markdown(results, max_score), encoding="utf-8")
+    return paths + [directory / CACHE_FILE]

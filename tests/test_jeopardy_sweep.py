@@ -1,0 +1,48 @@
+"""Final Jeopardy for every score pair up to MAX_SCORE (outputs/jeopardy/sweep): fresh, certified, consistent."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, compute_pair, pair_key, part_name, score_pairs
+from derivations.ganzfried2022.jeopardy_sweep_outputs import MAX_SCORE, TEXT_FILES, write_sweep_outputs
+
+ROOT = Path(__file__).resolve().parents[1]
+SWEEP = ROOT / "outputs" / "jeopardy" / "sweep"
+
+
+@pytest.fixture(scope="module")
+def cache():
+    return json.loads((SWEEP / CACHE_FILE).read_text())
+
+
+def test_every_pair_is_cached_under_the_current_code(cache):
+    stale = [pair for pair in score_pairs(MAX_SCORE) if cache.get(part_name(pair), {}).get("key") != pair_key(pair)]
+    assert not stale, f"{len(stale)} pairs stale, e.g. {stale[:3]}: run `symgame derive jeopardy_sweep`"
+
+
+def test_committed_sweep_outputs_are_fresh(tmp_path):
+    shutil.copyfile(SWEEP / CACHE_FILE, tmp_path / CACHE_FILE)
+    write_sweep_outputs(tmp_path)   # every pair comes from the cache: nothing is computed
+    for name in TEXT_FILES:
+        assert (tmp_path / name).read_bytes() == (SWEEP / name).read_bytes(), f"{name} is stale"
+
+
+@pytest.mark.parametrize("pair", [(3, 1), (5, 3), (4, 3), (6, 5)])
+def test_cached_pairs_recompute_identically(pair, cache):
+    assert compute_pair(pair) == cache[part_name(pair)]["data"]
+
+
+def test_every_pair_is_certified_and_checked(cache):
+    data = [cache[part_name(pair)]["data"] for pair in score_pairs(MAX_SCORE)]
+    assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2
+    assert all(d.get("certificate") == "true" for d in data), [d["scores"] for d in data if d.get("certificate") != "true"]
+    assert all(d["exact_nash_at_points"] and d["lp_agrees_at_points"] for d in data)
+    near = {tuple(d["scores"]) for d in data} & {(a, a - 1) for a in range(2, MAX_SCORE + 1)}
+    assert len(near) == MAX_SCORE - 1
+
+
+def test_sweep_agrees_with_the_seed_output_for_5_3(cache):
+    committed = json.loads((ROOT / "outputs" / "jeopardy" / "5_3" / "result.json").read_text())
+    assert cache[part_name((5, 3))]["data"]["pdl"] == committed["pdl"]
