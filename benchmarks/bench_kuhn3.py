@@ -1,0 +1,163 @@
+"""Three-player Kuhn poker (4 cards, every card active): how far the case search reaches (issue 17).
+
+Run: python3 benchmarks/bench_kuhn3.py [--budget SECONDS] [--probes N]
+
+The game is built from the rules (:mod:`symgame.games.kuhn3`, 48 information sets).  Billingham's
+simplified game (arXiv:1707.01392) is this game with 37 of them fixed; the levels below free them
+group by group, up to the whole game with only the two trivial choices fixed (an ace always calls, a
+jack always folds when facing a bet).  For each level, at the standard pot P = 3:
+
+- the number of free frequencies, the leaders/responders split the engine detects, the raw cases 3^n;
+- the depth-first case search of :class:`symgame.engine.casesplit.CaseSearch` (interval pruning)
+  run for at most ``--budget`` seconds in its own process: nodes, cuts and survivors if it finishes;
+- Knuth's estimator of the size of the search tree (D. E. Knuth, "Estimating the efficiency of
+  backtrack programs", Mathematics of Computation 29(129), 121-136, 1975): random root-to-leaf probes
+  through the surviving children, the estimate being the sum over depths of the products of the
+  branching numbers met; with the measured cost per node this projects the search time on one core
+  and on a Dask cluster of 64 cores (the search splits into independent prefix tasks).
+
+The projection covers the search only; each surviving case is then solved exactly
+(:func:`symgame.engine.atlas.analyse_case`), at the per-case cost measured on Billingham's level.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import random
+import statistics
+import sys
+import time
+from fractions import Fraction
+
+from symgame.engine.casesplit import CaseSearch, ParameterPiece, _value_range, detect_structure
+from symgame.games import kuhn3
+
+STANDARD = ParameterPiece(Fraction(3), Fraction(3))
+CLUSTER = 64
+
+
+def billingham_fixed(variables) -> dict[str, int]:
+    """Billingham's restrictions in the names of the full game (section 2 of arXiv:1707.01392)."""
+    fixed: dict[str, int] = {}
+    for v in variables:
+        card, hist = v[0], v[3:]
+        opening = hist in ("o", "x", "xx")
+        if card == "J" or (card == "K" and opening):
+            fixed[v] = 0
+        elif not opening and card == "A":
+            fixed[v] = 1
+        elif not opening and card in ("Q",):
+            fixed[v] = 0
+        elif not opening and card == "K" and hist.endswith("c"):
+            fixed[v] = 0
+    fixed["A3_xx"] = 1
+    return fixed
+
+
+def levels(variables) -> list[tuple[str, dict[str, int]]]:
+    """From Billingham's 11 free frequencies to the whole game, freeing one group at a time."""
+    base = billingham_fixed(variables)
+
+    def free(fixed: dict[str, int], test) -> dict[str, int]:
+        return {v: x for v, x in fixed.items() if not test(v)}
+
+    steps = [("Billingham's simplified game", base)]
+    steps.append(("+ player 3 may check an ace", free(steps[-1][1], lambda v: v == "A3_xx")))
+    steps.append(("+ kings may bet", free(steps[-1][1], lambda v: v[0] == "K" and v[3:] in ("o", "x", "xx"))))
+    steps.append(("+ jacks may bet (bluff)", free(steps[-1][1], lambda v: v[0] == "J" and v[3:] in ("o", "x", "xx"))))
+    steps.append(("+ kings may call after a call", free(steps[-1][1], lambda v: v[0] == "K")))
+    trivial = {v: (1 if v[0] == "A" else 0) for v in variables
+               if v[0] in ("A", "J") and v[3:] not in ("o", "x", "xx")}
+    steps.append(("+ queens may call (whole game but the trivial choices)", trivial))
+    return steps
+
+
+def _search_job(fixed: dict[str, int], queue) -> None:
+    game = kuhn3.build_game(4, fixed)
+    structure = detect_structure(game)
+    search = CaseSearch(game, structure, [STANDARD])
+    start = time.perf_counter()
+    result = search.run(search.tasks(0)[0])
+    queue.put((result.nodes, result.pruned, len(result.survivors), time.perf_counter() - start))
+
+
+def run_search(fixed: dict[str, int], budget: float):
+    queue = mp.get_context("fork").Queue()
+    proc = mp.get_context("fork").Process(target=_search_job, args=(fixed, queue))
+    proc.start()
+    proc.join(budget)
+    if proc.is_alive():
+        proc.terminate()
+        proc.join()
+        return None
+    return queue.get()
+
+
+def knuth_estimate(search: CaseSearch, probes: int, seed: int = 17) -> tuple[float, float, float]:
+    """(estimated surviving nodes, estimated survivors, seconds per child tried) from ``probes`` random probes."""
+    rng = random.Random(seed)
+    order = search.structure.order
+    node_estimates, leaf_estimates = [], []
+    nodes_seen, seconds = 0, 0.0
+    for _ in range(probes):
+        lo, hi = search.box(search.pieces[0])
+        choice: list[str] = []
+        weight, total = 1.0, 1.0
+        start = time.perf_counter()
+        leaf = 0.0
+        for depth, x in enumerate(order):
+            alive = []
+            for c in search.choices(x):
+                trial_lo, trial_hi = lo[:], hi[:]
+                value = _value_range(c)
+                trial_lo[depth] = max(trial_lo[depth], value[0])
+                trial_hi[depth] = min(trial_hi[depth], value[1])
+                nodes_seen += 1
+                if trial_lo[depth] <= trial_hi[depth] and search.propagate(0, "".join(choice + [c]), trial_lo, trial_hi):
+                    alive.append((c, trial_lo, trial_hi))
+            if not alive:
+                break
+            weight *= len(alive)
+            total += weight
+            c, lo, hi = rng.choice(alive)
+            choice.append(c)
+            if depth == len(order) - 1:
+                leaf = weight
+        seconds += time.perf_counter() - start
+        node_estimates.append(total)
+        leaf_estimates.append(leaf)
+    return statistics.fmean(node_estimates), statistics.fmean(leaf_estimates), seconds / max(nodes_seen, 1)
+
+
+def main(budget: float, probes: int) -> None:
+    variables = kuhn3.build_game(4).variables
+    print(f"three-player Kuhn poker, 4 cards: {len(variables)} information sets; standard pot P = 3")
+    print(f"search budget {budget:.0f} s per level; Knuth estimate from {probes} probes; cluster = {CLUSTER} cores")
+    print("level | free | leaders/responders | raw cases | search (nodes, cut, survivors, s) | "
+          "estimated surviving nodes | estimated survivors | projected 1 core | projected cluster")
+    for label, fixed in levels(variables):
+        game = kuhn3.build_game(4, fixed)
+        structure = detect_structure(game)
+        search = CaseSearch(game, structure, [STANDARD])
+        n = len(game.variables)
+        measured = run_search(fixed, budget)
+        nodes, survivors, per_node = knuth_estimate(search, probes)
+        done = (f"{measured[0]:,}, {measured[1]:,}, {measured[2]:,}, {measured[3]:.1f}" if measured
+                else f"over {budget:.0f} s")
+        projected = nodes * 3 * per_node   # every surviving node tries its three children
+        print(f"{label} | {n} | {len(structure.leaders)}/{len(structure.responders)} | 3^{n} = {3**n:.2e} | {done} | "
+              f"{nodes:.2e} | {survivors:.2e} | {_duration(projected)} | {_duration(projected / CLUSTER)}",
+              flush=True)
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 3.15e7), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.1f} s"
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    budget = float(args[args.index("--budget") + 1]) if "--budget" in args else 120.0
+    probes = int(args[args.index("--probes") + 1]) if "--probes" in args else 200
+    main(budget, probes)
