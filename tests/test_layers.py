@@ -45,7 +45,11 @@ def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
     from symgame.games import billingham, goofspiel, guts, kuhn
 
     assert DEFAULT_BUDGET == ENGINE_BUDGET
-    assert list(CATALOGUE) == list(FAMILIES) + ["kuhn", "guts", "billingham", "goofspiel", "sampling"]
+    assert list(CATALOGUE) == list(FAMILIES) + ["jeopardy_sweep", "kuhn", "guts", "billingham", "goofspiel",
+                                                "sampling"]
+    from derivations.ganzfried2022 import jeopardy_sweep_outputs
+
+    assert CATALOGUE["jeopardy_sweep"][1] == jeopardy_sweep_outputs.SOURCE
     for name, specs in FAMILIES.items():
         title, source, outputs = CATALOGUE[name]
         assert specs[0].title.startswith(title) and specs[0].source == source

@@ -288,8 +288,13 @@ def _floor(q: flint.fmpq) -> int:
 # --------------------------------------------------------------------------------------------------
 
 
-class NumberField:
-    """Q(alpha) for a real root ``alpha`` of an irreducible polynomial of degree >= 2."""
+class AlgebraicExtension:
+    """Q(alpha) for a real root ``alpha`` of an irreducible polynomial of degree >= 2, with
+    polynomials in ``y`` over it (lists of coefficients, lowest degree first).
+
+    (:class:`symgame.engine.algebraic.NumberField` stores points of zero-dimensional systems; this
+    class does the line arithmetic the CAD needs above an irrational ``x``.)
+    """
 
     def __init__(self, root: RealRoot):
         self.root = root
@@ -576,22 +581,23 @@ class Plane:
             if not open_x and fallback is not None:
                 continue
             x_signs = {k: self._sign_x(k, x) for k in x_keys}
-            partial = _evaluate(formula, _polysign(factorization, x_signs, partial=True))
-            if partial is False:
+            residual = _residual(formula, _polysign(factorization, x_signs, partial=True))
+            if residual == FALSE:
                 continue
-            if len(self.names) == 1:
-                if partial is True or _evaluate(formula, _polysign(factorization, x_signs)):
-                    if open_x:
-                        return True, (x,)
-                    fallback = fallback or (x,)
+            if residual == TRUE:   # every point above x: take y = 0
+                point = (x,) if len(self.names) == 1 else (x, _rational_root(flint.fmpq(0)))
+                if open_x:
+                    return True, point
+                fallback = fallback or point
                 continue
+            assert len(self.names) == 2, "with one variable every atom is decided at x"
             lifted = self._lift_rational(x.exact(), y_keys) if x.rational else self._lift_algebraic(x, y_keys)
             for position, (y, signs) in enumerate(lifted):
                 open_y = position % 2 == 0
                 if fallback is not None and not (open_x and open_y):
                     continue
                 signs.update(x_signs)
-                if _evaluate(formula, _polysign(factorization, signs)):
+                if _evaluate(residual, _polysign(factorization, signs)):
                     if open_x and open_y:
                         return True, (x, y)
                     fallback = fallback or (x, y)
@@ -602,7 +608,7 @@ class Plane:
         if x.rational:
             value = poly(x.exact())
             return (value > 0) - (value < 0)
-        return NumberField(x).sign(flint.fmpq_poly(poly.coeffs()))
+        return AlgebraicExtension(x).sign(flint.fmpq_poly(poly.coeffs()))
 
     def _cached_sign(self, key: tuple, compute: Callable[[], int]) -> int:
         value = self._signs.get(key)
@@ -618,8 +624,13 @@ class Plane:
         if data is None:
             p = self.factors[k].at_rational_x(q)
             data = (p, irreducible_factors(p.numer()) if p.degree() >= 1 else [])
-            self._lines[cache_key] = data
+            self._remember(cache_key, data)
         return data
+
+    def _remember(self, key: tuple, data: Any) -> None:
+        if len(self._lines) > 100_000:
+            self._lines.clear()
+        self._lines[key] = data
 
     def _lift_rational(self, q: flint.fmpq, keys: Sequence[str]):
         line = {k: self._rational_line(q, k) for k in keys}
@@ -646,7 +657,7 @@ class Plane:
             if right is not None:
                 yield right, {key: sign_root(key, right) for key in keys}
 
-    def _algebraic_line(self, x: RealRoot, field: NumberField, k: str):
+    def _algebraic_line(self, x: RealRoot, field: AlgebraicExtension, k: str):
         """``f(alpha, y)`` over Q(alpha), its square-free part and the irreducible factors of its norm."""
         cache_key = ("a", x.identity(), k)
         data = self._lines.get(cache_key)
@@ -659,11 +670,11 @@ class Plane:
                 modulus = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
                 norm = modulus.resultant(f.mpoly, self.names[0])
                 data = (over, field.squarefree(over), irreducible_factors(_univariate_in(norm, 1)))
-            self._lines[cache_key] = data
+            self._remember(cache_key, data)
         return data
 
     def _lift_algebraic(self, x: RealRoot, keys: Sequence[str]):
-        field = NumberField(x)
+        field = AlgebraicExtension(x)
         line = {k: self._algebraic_line(x, field, k) for k in keys}
         candidates = sorted_roots(f for _, _, fs in line.values() for f in fs)
         where = ("a", x.identity())
@@ -783,6 +794,36 @@ def _polysign(factorization: dict[str, tuple[int, list[tuple[str, int]]]], signs
             raise KeyError(text)
         return total
     return sign
+
+
+TRUE: Formula = ("const", True)
+FALSE: Formula = ("const", False)
+
+
+def _residual(formula: Formula, sign: Callable[[str], int | None]) -> Formula:
+    """``formula`` with every atom whose sign is known replaced by its truth value, simplified."""
+    kind = formula[0]
+    if kind == "const":
+        return TRUE if formula[1] else FALSE
+    if kind == "atom":
+        s = sign(str(formula[1]))
+        return formula if s is None else (TRUE if _compare(Fraction(s), formula[2]) else FALSE)
+    if kind == "not":
+        inner = _residual(formula[1], sign)
+        return FALSE if inner == TRUE else TRUE if inner == FALSE else ("not", inner)
+    if kind not in ("and", "or"):
+        raise ValueError(f"unknown formula node {kind!r}")
+    decisive = TRUE if kind == "or" else FALSE
+    parts = []
+    for part in formula[1]:
+        value = _residual(part, sign)
+        if value == decisive:
+            return decisive
+        if value[0] != "const":
+            parts.append(value)
+    if not parts:
+        return FALSE if kind == "or" else TRUE
+    return parts[0] if len(parts) == 1 else (kind, parts)
 
 
 def _evaluate(formula: Formula, sign: Callable[[str], int | None]) -> bool | None:
