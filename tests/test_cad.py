@@ -1,5 +1,4 @@
 """The plane CAD (symgame.model.cad) against z3 and against hand-checked answers."""
-from fractions import Fraction
 
 import flint
 import pytest
@@ -110,6 +109,46 @@ def test_satisfiable_uses_cad_on_two_parameter_domains():
     p1, p2 = ctx.vars["p1"], ctx.vars["p2"]
     answer = satisfiable(ctx, [p1 * p1 + p2 * p2 > 2])
     assert answer.satisfiable is Decision.FALSE
-    answer = satisfiable(ctx, [p1 * p1 == Fraction(1, 2) if False else p1 * p1 * 2 == 1, p2 == p1])
+    answer = satisfiable(ctx, [p1 * p1 * 2 == 1, p2 == p1])
     assert answer.satisfiable is Decision.TRUE
     assert abs(float(answer.point["p1"]) - 0.5 ** 0.5) < 1e-12
+
+
+def test_a_disagreement_with_z3_raises(monkeypatch):
+    import symgame.model.decide as decide
+
+    domain = Domain((parse_domain("p1", "[0, 1]"), parse_domain("p2", "[0, 1]")))
+    ctx = Z3Context(domain)
+    p1 = ctx.vars["p1"]
+    monkeypatch.setattr(decide, "_z3_satisfiable", lambda *args: decide.Witness(Decision.TRUE, {}))
+    with pytest.raises(decide.DecisionConflict):
+        satisfiable(ctx, [p1 > 2])
+
+
+def test_z3_only_bypasses_the_cad_and_answers_the_same():
+    from symgame.model.decide import z3_only
+
+    domain = Domain((parse_domain("p1", "[0, 1]"), parse_domain("p2", "[0, 1]")))
+
+    def formulas(ctx):   # p1 p2 > 1/4 and p1 + p2 < 1: empty (AM-GM)
+        return [4 * ctx.vars["p1"] * ctx.vars["p2"] > 1, ctx.vars["p1"] + ctx.vars["p2"] < 1]
+
+    ctx = Z3Context(domain)
+    assert satisfiable(ctx, formulas(ctx)).satisfiable is Decision.FALSE
+    assert ctx.stats["cad"] == 1
+    plain = Z3Context(domain)
+    with z3_only():
+        assert satisfiable(plain, formulas(plain)).satisfiable is Decision.FALSE
+    assert plain.stats["cad"] == 0 and plain.stats["z3"] == 1
+
+
+def test_one_parameter_domains_are_decided_by_the_cad_with_algebraic_witnesses():
+    import sympy as sp
+
+    domain = Domain((parse_domain("t", "[0, 3]"),))
+    ctx = Z3Context(domain)
+    t = ctx.vars["t"]
+    answer = satisfiable(ctx, [t * t == 2])
+    assert answer.satisfiable is Decision.TRUE and ctx.stats["cad"] == 1
+    assert sp.simplify(answer.point["t"] - sp.sqrt(2)) == 0
+    assert satisfiable(ctx, [t * t == 2, t * t * t > 3]).satisfiable is Decision.FALSE   # 2 sqrt 2 < 3

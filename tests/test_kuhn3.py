@@ -1,6 +1,6 @@
 """Three-player Kuhn poker from the rules (symgame.games.kuhn3)."""
-import sympy as sp
 import pytest
+import sympy as sp
 
 from symgame.games import billingham, kuhn3
 from symgame.model.parameters import parameter_symbol
