@@ -751,8 +751,11 @@ def dynamics(game: PolynomialGame, start: "dict[str, float] | None" = None, *, a
 
 def tree_solve(source: "str | Path | Any"):
     """The value and optimal behaviour strategies of a two-player zero-sum game tree as exact functions of
-    its parameter (at most one): pieces with exact breakpoints, each certified on its whole interval, and
-    checked at a rational point inside each piece by exact best responses and an independent LP.
+    its parameter: with one parameter (or none), pieces with exact breakpoints, each certified on its whole
+    interval, and checked at a rational point inside each piece by exact best responses and an independent
+    LP; with two parameters, regions of the plane in decision-list order with a proved cover
+    (:func:`symgame.engine.parametric_regions.parametric_regions_solve`, a
+    :class:`~symgame.engine.parametric_regions.ParametricRegions`), checked against an independent LP.
 
     ``source`` is a YAML/JSON tree file (see the README, "Game trees with parameters") or a
     :class:`~symgame.model.treefile.TreeFile`. Returns a
@@ -765,6 +768,8 @@ def tree_solve(source: "str | Path | Any"):
     [('1/4', '1', '-b**2/(6*(b + 2))'), ('1', '2', 'b*(b - 2)/(6*(b + 2))'), ('2', '4', '0')]
     >>> all(check.passed for check in result.checks)
     True
+    >>> print(tree_solve("examples/kuhn_ante_bet.yaml").render_text().splitlines()[1])
+    if b >= a and 2*a >= b: value -b*(2*a - b)/(6*(2*a + b))
     """
     from .engine.parametric_lp import parametric_tree_solve
     from .model.gamefile import GameFileError
@@ -775,6 +780,14 @@ def tree_solve(source: "str | Path | Any"):
         tree = source if isinstance(source, TreeFile) else load_tree_file(source)
     except GameFileError as exc:
         raise InputError(str(exc)) from None
+    if len(tree.parameters) == 2:
+        from .engine.parametric_regions import parametric_regions_solve
+
+        regions = parametric_regions_solve(tree)
+        if not all(c["passed"] for c in regions.checks):
+            failed = next(c for c in regions.checks if not c["passed"])
+            raise NoResultError(f"{tree.game.name}: region {failed['region']} failed its LP check at {failed['at']}")
+        return regions
     result = parametric_tree_solve(tree)
     result.checks = check_pieces(result)
     if not all(c.passed for c in result.checks):

@@ -519,6 +519,10 @@ def cmd_solve_tree(args: argparse.Namespace) -> int:
         return code
     if args.json:
         sys.stdout.write(dumps(result.to_data()))
+    elif hasattr(result, "regions"):
+        print(result.render_text())
+        print(f"({len(result.regions)} regions, each optimal by LP duality on the whole region, the cover of the "
+              f"plane proved; checked against an independent LP at {len(result.checks)} rational points)")
     else:
         print(result.render_text())
         print(f"({len(result.pieces)} pieces, each proved on its whole interval and checked at a rational point "

@@ -104,6 +104,14 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
         closed = (bool(par.lower_closed), bool(par.upper_closed))
     else:
         t, lower, upper = sp.Symbol("t"), sp.Integer(0), sp.Integer(0)
+    players, payoff, constant = sequence_form_walk(game)
+    return ParametricSequenceForm(game.name, (game.players[0], game.players[1]), t, lower, upper, players, payoff,
+                                  constant, *closed)
+
+
+def sequence_form_walk(game) -> tuple[tuple[PlayerSequences, PlayerSequences], dict[tuple[int, int], sp.Expr], sp.Expr]:
+    """Both players' sequences, player 0's payoff by pair of sequences (chance folded in) and the constant sum
+    of the payoffs, from one iterative walk of a two-player constant-sum tree with perfect recall."""
     players = (PlayerSequences(), PlayerSequences())
     payoff: dict[tuple[int, int], sp.Expr] = {}
     constant: sp.Expr | None = None              # the players' payoffs sum to this at every leaf
@@ -140,8 +148,7 @@ def parametric_sequence_form(tree) -> ParametricSequenceForm:
         else:  # pragma: no cover - defensive
             raise TypeError(f"unknown node {node!r}")
     payoff = {k: sp.cancel(v) for k, v in payoff.items() if sp.cancel(v) != 0}
-    return ParametricSequenceForm(game.name, (game.players[0], game.players[1]), t, lower, upper, players, payoff,
-                                  constant if constant is not None else sp.Integer(0), *closed)
+    return players, payoff, constant if constant is not None else sp.Integer(0)
 
 
 @dataclass
@@ -305,29 +312,49 @@ def _between(a: Any, b: Any) -> Fraction:
 
 
 class _Solver:
-    def __init__(self, form: ParametricSequenceForm):
+    """Optimal bases of the two sequence-form LPs, solved exactly over QQ(parameters)."""
+
+    def __init__(self, form: ParametricSequenceForm, symbols: tuple[sp.Symbol, ...] | None = None):
         self.form = form
         self.t = form.parameter
-        self.field = sp.QQ.frac_field(self.t)
+        self.symbols = symbols if symbols is not None else (self.t,)
+        self.field = sp.QQ.frac_field(*self.symbols)
         self.n0, self.n1 = (len(p.sequences) for p in form.sequences)
         self.E = _constraints(form.sequences[0])
         self.F = _constraints(form.sequences[1])
         self.A = {k: self.field.from_sympy(v) for k, v in form.payoff.items()}
 
-    def numeric(self, t0: Fraction):
-        tval = sp.Rational(t0.numerator, t0.denominator)
+    def numeric(self, point: "Fraction | dict[sp.Symbol, Fraction]"):
+        values = point if isinstance(point, dict) else {self.t: point}
+        subs = {s: sp.Rational(v.numerator, v.denominator) for s, v in values.items()}
         a = np.zeros((self.n0, self.n1))
         for (i, j), v in self.form.payoff.items():
-            a[i, j] = float(v.subs(self.t, tval))
+            a[i, j] = float(v.subs(subs))
         # player 0: max q_0  s.t.  E x = e, F'q - A'x <= 0;  player 1: min p_0  s.t.  F y = f, A y - E'p <= 0
         r0 = _side_lp(self.E, self.F, a.T, 1)
         r1 = _side_lp(self.F, self.E, a, -1)
+        where = ", ".join(f"{s} = {v}" for s, v in values.items())
         if r0.status != 0 or r1.status != 0:
-            raise NoResultError(f"{self.form.name}: the LP at {self.t} = {t0} failed ({r0.message}; {r1.message})")
+            raise NoResultError(f"{self.form.name}: the LP at {where} failed ({r0.message}; {r1.message})")
         return a, r0.x, r1.x
 
     def piece_at(self, t0: Fraction) -> Piece:
-        a, z0, z1 = self.numeric(t0)
+        xs, ys, value, conditions = self.basis_at(t0)
+        lower, upper, count, roots = self._interval(conditions, t0)
+        shown, plans, behaviour = self.strategies(xs, ys, value)
+        return Piece(lower, upper, shown, plans, behaviour, count, roots)
+
+    def strategies(self, xs, ys, value):
+        """``(value, plans, behaviour)`` as sympy expressions from exact field elements."""
+        to = self.field.to_sympy
+        plans = ([sp.factor(to(v)) for v in xs], [sp.factor(to(v)) for v in ys])
+        behaviour = (_behaviour(self.form.sequences[0], plans[0]), _behaviour(self.form.sequences[1], plans[1]))
+        return sp.factor(to(value)), plans, behaviour
+
+    def basis_at(self, point: "Fraction | dict[sp.Symbol, Fraction]"):
+        """Both plans, the value and every condition ``c >= 0`` of the optimal basis the LPs find at ``point``,
+        exactly as elements of QQ(parameters)."""
+        a, z0, z1 = self.numeric(point)
         x, q = z0[:self.n0], z0[self.n0:]
         y, p = z1[:self.n1], z1[self.n1:]
         support0 = [s for s in range(self.n0) if x[s] > TOL]
@@ -339,17 +366,12 @@ class _Solver:
         side0 = self._side(self.E, self.F, support0, tight1, transpose=True)
         side1 = self._side(self.F, self.E, support1, tight0, transpose=False)
         if side0 is None or side1 is None:
-            raise NoResultError(f"{self.form.name}: degenerate optimal basis at {self.t} = {t0}")
+            raise NoResultError(f"{self.form.name}: degenerate optimal basis at {point}")
         xs, qs, conds0 = side0
         ys, ps, conds1 = side1
         if qs[0] != ps[0]:
-            raise NoResultError(f"{self.form.name}: the two sides' bases do not meet at {self.t} = {t0}")
-        conditions = [c for c in conds0 + conds1 if c != 0]
-        lower, upper, count, roots = self._interval(conditions, t0)
-        to = self.field.to_sympy
-        plans = ([sp.factor(to(v)) for v in xs], [sp.factor(to(v)) for v in ys])
-        behaviour = (_behaviour(self.form.sequences[0], plans[0]), _behaviour(self.form.sequences[1], plans[1]))
-        return Piece(lower, upper, sp.factor(to(qs[0])), plans, behaviour, count, roots)
+            raise NoResultError(f"{self.form.name}: the two sides' bases do not meet at {point}")
+        return xs, ys, qs[0], [c for c in conds0 + conds1 if c != 0]
 
     def _side(self, own_c, other_c, support, tight, transpose: bool):
         """One player's plan and the opponent's information-set values, exactly, with the parameter symbolic.
