@@ -278,3 +278,38 @@ def test_gambits_equilibria_are_all_found_and_the_ones_it_misses_are_verified():
             if not _near(p, entry["enumpoly"]):
                 extra.append((entry["name"], all(x.is_rational() for mix in e.profile for x in mix)))
     assert extra == [("sqrt7", False), ("random1", False), ("random6", False)]
+
+
+def _volunteers(cost=Fraction(1), benefit=Fraction(2)):
+    """Three players volunteer (V) or not (N): if anyone volunteers everyone gets ``benefit``, volunteers pay
+    ``cost``; nobody volunteering gives 0. Symmetric under every permutation of the players."""
+    payoffs = []
+    for profile in product(range(2), repeat=3):
+        s = tuple(reversed(profile))                 # Gambit order: the first player's strategy changes fastest
+        anyone = any(x == 0 for x in s)
+        payoffs.append(tuple((benefit if anyone else Fraction(0)) - (cost if x == 0 else 0) for x in s))
+    return StrategicGame("volunteers", ("1", "2", "3"), (("V", "N"),) * 3, tuple(payoffs))
+
+
+def test_player_symmetries_are_found_exactly():
+    game = _volunteers()
+    assert len(enumpoly.player_symmetries(game)) == 6
+    changed = list(game.payoffs)
+    changed[0] = (Fraction(5), changed[0][1], changed[0][2])       # player 1 alone gets more at (V, V, V)
+    lopsided = StrategicGame("lopsided", game.players, game.strategies, tuple(changed))
+    assert enumpoly.player_symmetries(lopsided) == ((0, 1, 2), (0, 2, 1))
+
+
+def test_symmetry_solves_one_support_per_orbit_and_finds_the_same_equilibria():
+    game = _volunteers()
+    plain, reduced = enumpoly_solve(game), enumpoly_solve(game, symmetry=True)
+    assert reduced.symmetries == 6 and 0 < reduced.orbits < plain.supports
+    assert {e.profile for e in plain.equilibria} == {e.profile for e in reduced.equilibria}
+    assert all(e.verified for e in reduced.equilibria)
+    # exactly one volunteer (3 profiles) and the symmetric mixed equilibrium: volunteering with 1 - (1/2)^(1/2)
+    pure = [e for e in reduced.equilibria if all(max(p.sign() for p in mix) and
+                                                 sum(1 for p in mix if p.sign() > 0) == 1 for mix in e.profile)]
+    assert len(pure) == 3
+    mixed = [e for e in reduced.equilibria if all(p.sign() > 0 for mix in e.profile for p in mix)]
+    assert len(mixed) == 1 and not mixed[0].profile[0][0].is_rational()
+    assert abs(float(mixed[0].profile[0][0]) - (1 - 2 ** -0.5)) < 1e-12

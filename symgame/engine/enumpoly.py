@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from math import prod
 from typing import Iterator, Sequence
 
@@ -144,6 +144,11 @@ class EnumPolyResult:
         Per player, groups of strategies with identical payoffs (to every player, against everything): only
         the first of a group is enumerated; moving its probability to the others of the group gives the
         same outcome and is an equilibrium as well (not listed separately).
+    orbits : int
+        With ``symmetry``: the support profiles actually solved, one per orbit of the players' symmetries
+        (0 without).
+    symmetries : int
+        The number of player permutations used (1: none but the identity).
     """
 
     equilibria: tuple[PolyEquilibrium, ...]
@@ -153,6 +158,8 @@ class EnumPolyResult:
     pruned: int
     removed: tuple[tuple[int, ...], ...]
     merged: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    orbits: int = 0                                  # support profiles solved, one per orbit (with symmetry)
+    symmetries: int = 1                              # size of the group of player symmetries used
 
     @property
     def complete(self) -> bool:
@@ -425,17 +432,52 @@ def _basis_text(system: _System) -> tuple[str, ...]:
     return tuple(f"{sp.Poly(g, *system.symbols).monic().as_expr()} = 0" for g in basis)
 
 
-def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS) -> EnumPolyResult:
+def player_symmetries(game: StrategicGame) -> tuple[tuple[int, ...], ...]:
+    """The permutations ``pi`` of the players under which the game is invariant: relabelling player ``j`` as
+    ``pi[j]`` (strategies kept) maps every payoff of player ``j`` to the same payoff of player ``pi[j]``.
+    The identity is always among them; a symmetric game has all of them."""
+    t = _Tables.of(game)
+    n = len(t.shape)
+    found = []
+    for pi in permutations(range(n)):
+        if any(t.shape[pi[j]] != t.shape[j] for j in range(n)):
+            continue
+        if all(_permuted_profile(s, pi) in t.payoff and
+               all(t.payoff[_permuted_profile(s, pi)][pi[j]] == t.payoff[s][j] for j in range(n))
+               for s in t.payoff):
+            found.append(tuple(pi))
+    return tuple(found)
+
+
+def _permuted_profile(profile: Sequence, pi: Sequence[int]) -> tuple:
+    """The profile after relabelling player ``j`` as ``pi[j]``."""
+    out: list = [None] * len(pi)
+    for j, item in enumerate(profile):
+        out[pi[j]] = item
+    return tuple(out)
+
+
+def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
+                   symmetry: bool = False) -> EnumPolyResult:
     """Every Nash equilibrium of a finite strategic game of any number of players (see the module text).
 
+    With ``symmetry`` the players' symmetries (:func:`player_symmetries`) are used: only one support profile of
+    each orbit is solved, and every isolated equilibrium found is returned with all its images (the image of an
+    equilibrium under a symmetry of the game is an equilibrium with the image support, so the list stays
+    complete). Families and undecided supports are then listed for the orbit representatives only.
+
     Raises :class:`~symgame.errors.LimitError` when more than :data:`MAX_SUPPORTS` support profiles
-    remain after dominance.
+    remain after dominance (orbits, with ``symmetry``).
     """
     t = _Tables.of(game)
     groups = duplicates(t)
     alive = iterated_dominance(t, [[g[0] for g in player] for player in groups])
     count = prod(2 ** len(a) - 1 for a in alive)
-    if count > MAX_SUPPORTS:
+    group = player_symmetries(game) if symmetry else ((tuple(range(len(alive))),))
+    group = tuple(pi for pi in group if all(alive[pi[j]] == alive[j] for j in range(len(alive))))
+    orbits = count if len(group) == 1 else sum(
+        1 for s in _support_profiles(alive) if s == min(_permuted_profile(s, pi) for pi in group))
+    if orbits > MAX_SUPPORTS:
         raise LimitError(f"{count} support profiles after removing dominated strategies (more than "
                          f"{MAX_SUPPORTS}); strategies per player: {', '.join(str(len(a)) for a in alive)}")
     equilibria: list[PolyEquilibrium] = []
@@ -443,6 +485,8 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS) ->
     undecided: list[Support] = []
     pruned = 0
     for support in _support_profiles(alive):
+        if len(group) > 1 and support != min(_permuted_profile(support, pi) for pi in group):
+            continue
         if any(_dominated(t, support, i, a, alive[i]) for i, s in enumerate(support) if len(s) > 1 for a in s):
             pruned += 1
             continue
@@ -473,7 +517,16 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS) ->
     removed = tuple(tuple(k for k in range(n) if k not in a and not any(k in g[1:] and g[0] in a for g in groups[i]))
                     for i, (n, a) in enumerate(zip(t.shape, alive)))
     merged = tuple(tuple(g for g in player if len(g) > 1 and g[0] in alive[i]) for i, player in enumerate(groups))
-    return EnumPolyResult(tuple(equilibria), tuple(families), tuple(undecided), count, pruned, removed, merged)
+    if len(group) > 1:
+        images: dict[tuple, PolyEquilibrium] = {}
+        for eq in equilibria:
+            for pi in group:
+                image = PolyEquilibrium(_permuted_profile(eq.profile, pi), _permuted_profile(eq.payoffs, pi),
+                                        _permuted_profile(eq.regret, pi))
+                images.setdefault(image.profile, image)
+        equilibria = list(images.values())
+    return EnumPolyResult(tuple(equilibria), tuple(families), tuple(undecided), count, pruned, removed, merged,
+                          orbits if len(group) > 1 else 0, len(group))
 
 
 def profile_field(values: Sequence[Sequence[Fraction]]) -> list[list[Algebraic]]:
