@@ -4,7 +4,8 @@
 search find. Here exact support enumeration on the polynomial systems (:func:`symgame.engine.enumpoly.enumpoly_solve`:
 every support profile decided by z3 and solved exactly, isolated points and families) proves which equilibria
 exist *at all*: for (C.5) the list is complete. (C.6) and (C.7) have 3,375 and 250,047 support profiles; the
-measurement of what blocks them is reported instead of a result.
+measurement of what blocks them is reported instead of a result ((C.6) with the players' symmetry: 2 of 680
+orbits undecided).
 """
 from __future__ import annotations
 
@@ -22,8 +23,18 @@ from symgame.references import cite
 
 SOURCE = cite("buck2022", "Appendix C.3, (C.5)-(C.7)")
 FILE = "jacob2_complete.md"
-#: measured on the project's 2-core machine (2026-11-25): (C.6) had not finished after this many seconds.
-C6_MEASURED = "not finished after 15 minutes (3,375 support profiles, each decided by z3 and solved exactly)"
+#: measured on the project's 2-core machine (2026-11-25, `benchmarks/bench_jacob2_symmetry.py --c6`, beside
+#: other jobs): with the players' symmetry 678 of 680 orbits are decided.
+C6_MEASURED = ("with the players' symmetry (one support profile per orbit of the permutations of the players: 680 "
+               "orbits, 858 s beside other jobs) 14 isolated equilibria are found and verified and 678 orbits are "
+               "decided; 2 are left undecided, the supports {1,2,3} x {1,2,3,4} x {2,3,4} and {1,2,3,4}^3, whose "
+               "9 unknowns exceed the Groebner size limit of 8 (measured by `benchmarks/bench_jacob2_symmetry.py "
+               "--c6`, not recomputed here), so the list is not yet proved complete")
+C7_MEASURED = ("about 43,700 orbits under the players' symmetry, hours at the (C.6) rate; without symmetry "
+               "refused by the enumerator's limit of 200,000 support profiles")
+CLOSE = {"C.6": "a larger Groebner limit, or a direct argument, for the two undecided supports",
+         "C.7": "the schedule's block structure as a further symmetry and the case-splitting engine with simplex "
+                "strategies"}
 
 
 def strategic(name: str) -> StrategicGame:
@@ -96,12 +107,9 @@ def complete_markdown(found: CompleteSet) -> str:
               "## Schedules (C.6) and (C.7): not finished", ""]
     for name, m in sizes.items():
         supports = prod(2 ** m - 1 for _ in range(3))
-        note = C6_MEASURED if name == "C.6" else (
-            "refused: more than the enumerator's limit of 200,000 support profiles")
+        note = C6_MEASURED if name == "C.6" else C7_MEASURED
         lines.append(f"- ({name}): {m} actions per player, {supports:,} support profiles; {note}. What would "
-                     "close it: the players' symmetry (one support profile per orbit of the permutations of the "
-                     "players and of the schedule's block structure) and the case-splitting engine with simplex "
-                     "strategies.")
+                     f"close it: {CLOSE[name]}.")
     return "\n".join(lines) + "\n"
 
 
