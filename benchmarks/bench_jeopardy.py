@@ -1,6 +1,6 @@
 """Final Jeopardy benchmarks (issue: derivation time, growth with scores, PDL vs LP, near ties).
 
-Run: python3 benchmarks/bench_jeopardy.py [--quick | --near-ties]
+Run: python3 benchmarks/bench_jeopardy.py [--quick | --near-ties [X1,X2 ...] [--limit S] [--z3-limit S]]
 All timings are measured in this process; ratios compare methods run side by side.
 ``--near-ties``: (8,7), (10,9), (12,11), (20,19) derived and certified with the plane CAD (z3 as a second
 opinion), then with z3 alone (the path before the CAD), each in its own process with a time limit.
@@ -91,10 +91,11 @@ def main(quick: bool) -> None:
           f"{t_lp:.1f} s (measured on {m}, scaled); ratio {t_lp / t_pdl:.0f}x")
 
 
-def near_ties(limit: float = 1800, z3_limit: float = 600) -> None:
-    print("near ties: derive + certify, plane CAD (z3 second opinion) vs z3 alone, one process each")
+def near_ties(pairs=((8, 7), (10, 9), (12, 11), (20, 19)), limit: float = 1800, z3_limit: float = 600) -> None:
+    print(f"near ties: derive + certify, plane CAD (z3 second opinion, limit {limit:.0f} s) vs z3 alone "
+          f"(limit {z3_limit:.0f} s), one process each")
     print("X1 X2  path     derive  certify  total   rules  certificate")
-    for scores in [(8, 7), (10, 9), (12, 11), (20, 19)]:
+    for scores in pairs:
         for label, z3_alone, seconds in (("cad", False, limit), ("z3 only", True, z3_limit)):
             start = time.perf_counter()
             row = with_timeout(scores, seconds, z3_alone)
@@ -112,6 +113,11 @@ def near_ties(limit: float = 1800, z3_limit: float = 600) -> None:
 
 if __name__ == "__main__":
     if "--near-ties" in sys.argv:
-        near_ties()
+        # --near-ties [X1,X2 ...] [--limit S] [--z3-limit S]
+        args = sys.argv[sys.argv.index("--near-ties") + 1:]
+        chosen = tuple(tuple(int(v) for v in a.split(",")) for a in args if "," in a)
+        limits = {k: float(args[args.index(k) + 1]) for k in ("--limit", "--z3-limit") if k in args}
+        near_ties(chosen or ((8, 7), (10, 9), (12, 11), (20, 19)), limits.get("--limit", 1800),
+                  limits.get("--z3-limit", 600))
     else:
         main("--quick" in sys.argv)
