@@ -13,7 +13,7 @@ from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, RANDOM_POINTS, 
 from symgame.references import cite
 
 #: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE).
-MAX_SCORE = 20
+MAX_SCORE = 15
 
 TEXT_FILES = ("sweep.json", "summary.md")
 SOURCE = cite("ganzfried2022", "section 6.1 and Appendix B")
@@ -24,8 +24,11 @@ def _ordered(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def sweep_json(results: dict[str, dict[str, Any]], max_score: int) -> str:
-    data = {"source": SOURCE, "max_score": max_score, "random_points_per_pair": RANDOM_POINTS,
-            "pairs": _ordered(results)}
+    """Every pair's result; the rules keep their conditions and strategies as text (the expression trees of the
+    ``machine`` form are in ``study_cache.json``)."""
+    pairs = [{**r, "pdl": [{k: v for k, v in rule.items() if k != "machine"} for rule in r["pdl"]]} if "pdl" in r
+             else r for r in _ordered(results)]
+    data = {"source": SOURCE, "max_score": max_score, "random_points_per_pair": RANDOM_POINTS, "pairs": pairs}
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
