@@ -39,7 +39,8 @@ import sympy as sp
 
 from ..errors import InputError, NoResultError
 from ..model.decide import DEFAULT_TIMEOUT_MS, Decision, Z3Context, drop_implied_atoms, satisfiable
-from ..model.region import Atom, Domain, Region, normalise_atoms
+from ..model.region import Domain, Region, normalise_atoms
+from .conditions import SignOracle, polynomial_condition
 from .parametric_lp import ParametricSequenceForm, _Solver, sequence_form_walk
 from .pdl_builder import tighten_atoms
 
@@ -135,12 +136,13 @@ def parametric_regions_solve(tree, max_regions: int = MAX_REGIONS) -> Parametric
     solver = _Solver(form, symbols)
     domain = Domain(tuple(tree.parameters))
     ctx = Z3Context(domain)
+    oracle = SignOracle(ctx)
     result = ParametricRegions(game.name, form.players, domain, constant)
     point = _start(domain)
     while True:
         if len(result.regions) >= max_regions:
             raise NoResultError(f"{game.name}: more than {max_regions} regions")
-        piece = _region_at(solver, symbols, point)
+        piece = _region_at(solver, symbols, point, oracle)
         if not piece.region.contains(point):
             raise NoResultError(f"{game.name}: the basis found at {point} is not valid there (a degenerate point)")
         result.regions.append(piece)
@@ -195,17 +197,10 @@ def _start(domain: Domain) -> dict[str, Fraction]:
     return point
 
 
-def _region_at(solver: _Solver, symbols: tuple[sp.Symbol, ...], point: dict[str, Fraction]) -> RegionPiece:
+def _region_at(solver: _Solver, symbols: tuple[sp.Symbol, ...], point: dict[str, Fraction],
+               oracle: SignOracle) -> RegionPiece:
     xs, ys, value, conditions = solver.basis_at({s: point[s.name] for s in symbols})
-    atoms: list[Atom] = []
-    for c in conditions:
-        num, den = sp.fraction(sp.cancel(solver.field.to_sympy(c)))
-        num, den = sp.expand(num), sp.expand(den)
-        if den.is_Number:
-            atoms.append(Atom(num * sp.sign(den), ">="))
-        else:
-            atoms.append(Atom(sp.expand(num * den), ">="))
-            atoms.append(Atom(den, "!="))
+    atoms = [a for c in conditions for a in polynomial_condition(c.numer, c.denom, oracle)]
     shown_value, plans, behaviour = solver.strategies(xs, ys, value)
     return RegionPiece(Region(normalise_atoms(atoms)), shown_value, plans, behaviour, dict(point))
 

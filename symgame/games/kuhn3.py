@@ -13,8 +13,9 @@ fold and further restrictions).
 
 Every information set has two actions; its variable is the probability of the first one (bet when
 nobody has bet, call when facing a bet) and is named ``<card><player>_<history>``: ``A1_o`` is player
-1 betting an ace first to act, ``K3_b`` player 3 calling a king after player 1's bet with player 2
-to answer... the history uses ``x`` check, ``b`` bet, ``c`` call, ``f`` fold (``o``: nothing yet).
+1 betting an ace first to act, ``K2_b`` player 2 calling a king after player 1's bet, ``K3_bf`` player 3
+calling a king after player 1's bet and player 2's fold; the history uses ``x`` check, ``b`` bet, ``c`` call,
+``f`` fold (``o``: nothing yet).
 """
 from __future__ import annotations
 
