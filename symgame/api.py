@@ -680,8 +680,13 @@ def _lemke_howson_set(a, b, labels: int) -> EquilibriumSet:
     return EquilibriumSet(tuple(found), (), complete=False)
 
 
-def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 14):
+def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, budget: int = 3 ** 14):
     """Every equilibrium family of a one-parameter polynomial game, with exact ranges (see ``symgame atlas``).
+
+    A one- or two-player :class:`~symgame.model.game.NormalFormGame` (a parameter interval, polynomial
+    payoffs) is taken as a tree of simultaneous moves; a player with three or more actions gets one variable
+    per action but the last, ``{player}_{action}``: the probability of that action given that none of the
+    earlier ones is played (:mod:`symgame.model.sequential`).
 
     ``workers=1`` runs serially; ``None`` uses every core. A case space above ``budget`` raises
     :class:`~symgame.errors.LimitError`.
@@ -692,10 +697,23 @@ def atlas(game: PolynomialGame, *, workers: int | None = 1, budget: int = 3 ** 1
     >>> result = atlas(pennies)
     >>> [(f.ident, dict(f.members[0].branch.values)) for f in result.families]
     [('F1', {'y': 2/(P + 3), 'x': 2/(P + 3)})]
+
+    Matching pennies with a third action that is never worth playing (exactly one family, ``quit`` unused):
+
+    >>> game = normal_form([["t", "-1"], ["-1", "1"], ["-3", "-3"]], parameters={"t": "[1, 2]"}, zero_sum=True,
+    ...                    players=[("Row", ["heads", "tails", "quit"]), ("Col", ["heads", "tails"])])
+    >>> [(f.ident, dict(f.members[0].branch.values)) for f in atlas(game).families]
+    [('F1', {'Row_tails': 1, 'Col': 2/(t + 3), 'Row_heads': 2/(t + 3)})]
     """
     from .engine.atlas import CaseSpaceTooLarge, build_atlas, process_map, serial_map
+    from .model.game import NormalFormGame
     from .model.polygame import PolynomialGame
 
+    if isinstance(game, NormalFormGame):
+        from .model.polyfile import normal_form_tree
+        from .model.treefile import polynomial_game_from_tree
+
+        game = polynomial_game_from_tree(normal_form_tree(game, game.name), game.name)
     if not isinstance(game, PolynomialGame):
         raise InputError(f"atlas: expected a polynomial game, got {type(game).__name__}")
     mapper = serial_map if workers == 1 else (lambda fn, items: process_map(fn, items, workers))

@@ -52,6 +52,8 @@ def polynomial_game_from_data(data: Any, source: str = "<game>") -> PolynomialGa
         return polynomial_game_from_tree(tree_from_data(data, source), source)
     if is_nplayer_data(data):                  # three or more players: the table as a tree of simultaneous moves
         return polynomial_game_from_tree(tree_from_data(tree_data(data, source), source), source)
+    if _is_normal_form(data):                  # one or two players: a table of simultaneous moves
+        return polynomial_game_from_tree(_two_player_tree(data, source), source)
     check_keys(data, source, TOP_KEYS, ("game", "players"))
     name = _game_name(data["game"], source)
     parameters = _parameters(data.get("parameters") or {}, source)
@@ -143,3 +145,49 @@ def _payoff(text: Any, names: dict, owned: dict, constants: dict, parameters: li
         raise GameFileError(source, place, "is not a polynomial in the variables and parameters (division by "
                             "a variable or parameter, or a non-integer power)") from None
     return sp.expand(expr)
+
+
+def _is_normal_form(data: Any) -> bool:
+    """A normal-form game file (:mod:`symgame.model.gamefile`): a payoff table and players with actions, not
+    with the polynomial format's variables and payoffs."""
+    players = data.get("players") if isinstance(data, dict) else None
+    return ("payoffs" in data and isinstance(players, list) and bool(players)
+            and all(isinstance(p, dict) and "actions" in p and not {"variables", "payoff"} & set(p) for p in players))
+
+
+def _two_player_tree(data: Any, source: str):
+    from .gamefile import game_from_data
+
+    return normal_form_tree(game_from_data(data, source), source)
+
+
+def normal_form_tree(game, source: str = "<game>"):
+    """A one- or two-player :class:`~symgame.model.game.NormalFormGame` as a tree file of simultaneous moves
+    (the column player does not see the row), so that :func:`~symgame.model.treefile.polynomial_game_from_tree`
+    makes it a polynomial game for the case-splitting engine. The parameter domain must be an interval
+    (no extra assumptions) and the payoffs polynomials."""
+    from .extensive import DecisionNode, ExtensiveGame, Outcome
+    from .treefile import TreeFile, _variable_names
+
+    if game.domain.assumptions:
+        raise GameFileError(source, "assumptions", "the equilibrium atlas takes a parameter interval only; "
+                            "drop the assumptions or use `symgame solve`")
+    if game.scales:
+        raise GameFileError(source, "payoffs", "the equilibrium atlas needs polynomial payoffs (a parameter "
+                            "divides one); use `symgame solve`")
+    players = game.players
+
+    def leaf(i: int, j: int) -> Outcome:
+        return Outcome(tuple(m[i, j] for m in game.payoffs))
+
+    if len(players) == 1:
+        root = DecisionNode(0, players[0].name, tuple((a, leaf(i, 0)) for i, a in enumerate(players[0].actions)))
+    else:
+        root = DecisionNode(0, players[0].name, tuple(
+            (a, DecisionNode(1, players[1].name, tuple((b, leaf(i, j)) for j, b in enumerate(players[1].actions))))
+            for i, a in enumerate(players[0].actions)))
+    actions_of = {p.name: (k, p.actions) for k, p in enumerate(players)}
+    names = {p.name: p.symbol for p in game.domain.parameters}
+    variables = _variable_names({}, actions_of, names, source)
+    tree = ExtensiveGame(game.name, tuple(p.name for p in players), root, game.description)
+    return TreeFile(tree, tuple(game.domain.parameters), variables)

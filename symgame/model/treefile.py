@@ -201,30 +201,76 @@ def _variable_names(given: Any, actions_of: dict[str, tuple[int, tuple[str, ...]
     for infoset, (_, labels) in actions_of.items():
         if len(labels) != 2:
             continue                     # one action: forced; three or more: one variable per action but the last
-        base = str(given.get(infoset) or _IDENT.sub("_", infoset).strip("_") or "x")
-        if not base[0].isalpha():
-            base = "x_" + base
-        var, k = base, 1
-        while var in taken:
-            k += 1
-            var = f"{base}_{k}"
+        base, var = _fresh(str(given.get(infoset) or _IDENT.sub("_", infoset).strip("_") or "x"), taken)
         if infoset in given and var != base:
             raise GameFileError(source, f"variables.{infoset}", f"{base!r} is already a parameter or variable")
-        taken.add(var)
         out[infoset] = var
     return out
 
 
+def _fresh(base: str, taken: set[str]) -> tuple[str, str]:
+    """``base`` made an identifier, and the first of ``base``, ``base_2``, ... not in ``taken`` (then added)."""
+    if not base[0].isalpha():
+        base = "x_" + base
+    var, k = base, 1
+    while var in taken:
+        k += 1
+        var = f"{base}_{k}"
+    taken.add(var)
+    return base, var
+
+
 def polynomial_game_from_tree(tree: TreeFile, source: str = "<tree>"):
-    """The tree's expected payoffs as a :class:`~symgame.model.polygame.PolynomialGame` in behaviour
-    probabilities (one variable per two-action information set: the probability of its first action)."""
+    """The tree's expected payoffs as a polynomial game in behaviour probabilities, ready for the case-splitting
+    engine (:mod:`symgame.model.sequential`): one variable per two-action information set (the probability of
+    its first action); an information set of three or more actions becomes a chain of two-action choices whose
+    variables ``{set}_{action}`` are the probability of that action given that none of the earlier ones is
+    chosen. With perfect recall the result is a :class:`~symgame.model.sequential.SequentialGame`, whose
+    conditions make every solution a Nash equilibrium; otherwise a plain
+    :class:`~symgame.model.polygame.PolynomialGame` (the atlas's certificates then say which solutions are
+    equilibria)."""
     from .behaviour_poly import compile_payoffs
     from .polygame import PolynomialGame, PolynomialGameError, PolyPlayer
+    from .sequential import ImperfectRecall, SequentialGame, binarize, own_reach
 
-    compiled = compile_payoffs(tree.game, tree.variables)
-    players = tuple(PolyPlayer(name, variables, payoff)
-                    for name, variables, payoff in zip(compiled.players, compiled.variables, compiled.payoffs))
+    game = binarize(tree.game)
+    variables = dict(tree.variables)
+    if game is not tree.game:
+        variables.update(_chain_names(game, variables, {p.name for p in tree.parameters}))
+    compiled = compile_payoffs(game, variables)
+    players = tuple(PolyPlayer(name, names, payoff)
+                    for name, names, payoff in zip(compiled.players, compiled.variables, compiled.payoffs))
     try:
-        return PolynomialGame(tree.game.name, tree.parameters, players, tree.game.description)
+        reach = tuple(sorted((x, r) for x, r in own_reach(game, variables).items() if r != 1))
+    except ImperfectRecall:
+        reach = None
+    try:
+        if reach is None:
+            return PolynomialGame(tree.game.name, tree.parameters, players, tree.game.description)
+        return SequentialGame(tree.game.name, tree.parameters, players, tree.game.description, reach=reach)
     except PolynomialGameError as exc:
         raise GameFileError(source, "root", str(exc)) from None
+
+
+def _chain_names(game: ExtensiveGame, variables: dict[str, str], parameters: set[str]) -> dict[str, str]:
+    """Names ``{set}_{action}`` for the two-action steps of the chains :func:`~symgame.model.sequential.binarize`
+    made (iteratively, in the order of the tree)."""
+    from .sequential import CHAIN
+
+    taken = set(parameters) | set(variables.values())
+    out: dict[str, str] = {}
+    stack: list[Node] = [game.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Chance):
+            stack.extend(child for _, child in reversed(node.outcomes))
+            continue
+        if not isinstance(node, DecisionNode):
+            continue
+        stack.extend(child for _, child in reversed(node.actions))
+        if len(node.actions) != 2 or node.infoset in variables or node.infoset in out:
+            continue
+        base = node.infoset.split(CHAIN)[0]
+        stem = (_IDENT.sub("_", base).strip("_") or "x") + "_" + (_IDENT.sub("_", node.actions[0][0]).strip("_") or "a")
+        out[node.infoset] = _fresh(stem, taken)[1]
+    return out
