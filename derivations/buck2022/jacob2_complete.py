@@ -27,12 +27,17 @@ FILE = "jacob2_complete.md"
 #: other jobs): with the players' symmetry 678 of 680 orbits are decided.
 C6_MEASURED = ("with the players' symmetry (one support profile per orbit of the permutations of the players: 680 "
                "orbits, 858 s beside other jobs) 14 isolated equilibria are found and verified and 678 orbits are "
-               "decided; 2 are left undecided, the supports {1,2,3} x {1,2,3,4} x {2,3,4} and {1,2,3,4}^3, whose "
-               "9 unknowns exceed the Groebner size limit of 8 (measured by `benchmarks/bench_jacob2_symmetry.py "
-               "--c6`, not recomputed here), so the list is not yet proved complete")
+               "decided; 2 are left undecided. {1,2,3} x {1,2,3,4} x {2,3,4} has 7 unknowns and a "
+               "positive-dimensional complex solution set, on which z3 found no answer in the enumerator's 10 s "
+               "(given 60 s alone it proves that no equilibrium has this support, in 24 s); {1,2,3,4}^3 has 9 unknowns, "
+               "above the Groebner limit of 8, and FLINT's Buchberger runs past its size limits in 33 s, also after "
+               "the two linear eliminations (players 1 and 2 solved in terms of player 3: three equations of degree 6 "
+               "in 3 unknowns); z3 gives no answer in 60 s (measured by `benchmarks/bench_jacob2_symmetry.py --c6` and "
+               "by hand, not recomputed here), so the list is not yet proved complete")
 C7_MEASURED = ("about 43,700 orbits under the players' symmetry, hours at the (C.6) rate; without symmetry "
                "refused by the enumerator's limit of 200,000 support profiles")
-CLOSE = {"C.6": "a larger Groebner limit, or a direct argument, for the two undecided supports",
+CLOSE = {"C.6": "a longer z3 limit for the first undecided support and, for the totally mixed one, a faster "
+                "Groebner basis (F4, as in msolve) or a bound on totally mixed equilibria",
          "C.7": "the schedule's block structure as a further symmetry and the case-splitting engine with simplex "
                 "strategies"}
 
