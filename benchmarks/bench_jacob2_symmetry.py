@@ -5,12 +5,12 @@ Run: PYTHONPATH=. python3 benchmarks/bench_jacob2_symmetry.py [--c6]
 
 (C.5): all 343 support profiles against one per orbit of the permutations of the three players (84), the same
 equilibria, time ratio in one process. ``--c6``: (C.6) with symmetry (680 orbits of 3,375 support profiles),
-listing every isolated equilibrium found and the orbits left undecided.
+listing every isolated equilibrium found, the orbits left undecided and those msolve solved.
 """
 import sys
 import time
 
-from derivations.buck2022.jacob2_complete import strategic
+from derivations.buck2022.jacob2_c6 import strategic
 from symgame.engine.enumpoly import enumpoly_solve
 
 
@@ -34,7 +34,7 @@ def main(c6: bool) -> None:
     print(f"(C.6): {result.supports} supports, {result.orbits} orbits, {result.pruned} skipped by conditional "
           f"dominance, {seconds:.0f} s; {len(result.equilibria)} isolated equilibria (all verified: "
           f"{all(e.verified for e in result.equilibria)}), {len(result.families)} families, "
-          f"undecided orbits: {len(result.undecided)}")
+          f"undecided orbits: {len(result.undecided)}; solved by msolve: {len(result.msolve_supports)}")
     for eq in sorted(result.equilibria, key=lambda e: e.approx()):
         print("  ", " / ".join("(" + ", ".join(str(p) for p in mix) + ")" for mix in eq.profile),
               "payoffs", ", ".join(str(u) for u in eq.payoffs))

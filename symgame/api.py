@@ -573,7 +573,9 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
     the isolated equilibria (exact ``profile`` as strings, ``approx`` floats, ``payoffs``, ``verified``, and
     for a tree with perfect recall ``behaviour``), the ``families`` of positive dimension (``support``, their
     ``equations`` and ``inequalities`` in ``p<player>_<strategy>``, an exact ``witness`` or null), the ``undecided`` supports,
-    strategies ``removed`` as dominated or ``merged`` as duplicates, and ``complete``."""
+    strategies ``removed`` as dominated or ``merged`` as duplicates, and ``complete``; ``msolve_supports`` lists
+    the supports whose solution list came from msolve (present only when there are some: the completeness of
+    those rests on msolve, see :mod:`symgame.engine.msolve`)."""
     from .model.gambit import unique_names
 
     players = [name or f"Player {k + 1}" for k, name in enumerate(game.players)]
@@ -609,6 +611,7 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
                    for name, names, groups in zip(players, strategies, found.merged) if groups},
         "supports": found.supports, "pruned": found.pruned, "complete": found.complete,
         "perfect_recall": None if tree is None else recall,
+        **({"msolve_supports": [support(s) for s in found.msolve_supports]} if found.msolve_supports else {}),
     }
 
 

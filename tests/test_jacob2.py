@@ -84,4 +84,28 @@ def test_c5_equilibrium_set_is_complete_and_contains_every_search_find():
     searched = jacob2.search_equilibria("C.5", 20, 7)
     assert searched and set(searched) <= set(found.profiles)
     committed = Path(__file__).resolve().parents[1] / "outputs" / "guts" / "jacob2_complete.md"
-    assert committed.read_text() == complete_markdown(found), f"{committed} is stale: run `symgame derive guts`"
+    assert committed.read_text() == complete_markdown(found, c6_cached()), \
+        f"{committed} is stale: run `symgame derive guts`"
+
+
+def c6_cached():
+    from derivations.buck2022.jacob2_c6 import CACHE_FILE, PART, c6_key
+    from symgame.export.cache import StudyCache
+
+    data = StudyCache(Path(__file__).resolve().parents[1] / "outputs" / "guts" / CACHE_FILE).get(PART, c6_key())
+    assert data is not None, "the (C.6) cache is stale: run `symgame derive guts` (minutes)"
+    return data
+
+
+def test_c6_equilibrium_set_is_complete_and_holds_every_pure_equilibrium_and_search_find():
+    from derivations.buck2022.jacob2_complete import c6_regret_checked
+
+    data = c6_cached()
+    assert data["complete"] and not data["undecided"] and not data["families"]
+    assert c6_regret_checked(data) and all(e["verified"] for e in data["equilibria"])
+    listed = {tuple(tuple(Fraction(p) for p in mix) for mix in e["profile"]) for e in data["equilibria"]}
+    ts = jacob2.tensors("C.6")
+    pure = {jacob2.pure(*actions, m=4) for actions in itertools.product(range(1, 5), repeat=3)}
+    assert {p for p in pure if jacob2.regret(ts, p) == 0} == {p for p in listed if p in pure}   # exact, all 64
+    searched = jacob2.search_equilibria("C.6", 12, 7)
+    assert searched and set(searched) <= listed

@@ -3,9 +3,9 @@
 ``outputs/guts/jacob2.md`` lists what the printed equilibria, an exact check of every pure profile and a seeded
 search find. Here exact support enumeration on the polynomial systems (:func:`symgame.engine.enumpoly.enumpoly_solve`:
 every support profile decided by z3 and solved exactly, isolated points and families) proves which equilibria
-exist *at all*: for (C.5) the list is complete. (C.6) and (C.7) have 3,375 and 250,047 support profiles; the
-measurement of what blocks them is reported instead of a result ((C.6) with the players' symmetry: 2 of 680
-orbits undecided).
+exist *at all*: for (C.5) the list is complete, and for (C.6) (3,375 support profiles, 680 orbits under the
+players' symmetry; cached by :mod:`derivations.buck2022.jacob2_c6`) it is complete given msolve's answer for the
+totally mixed support. (C.7) (250,047 support profiles) is reported as a measurement.
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from fractions import Fraction
 from math import prod
 
 from derivations.buck2022.jacob2 import regret, tensors
+from derivations.buck2022.jacob2_c6 import strategic
 from derivations.buck2022.jacob2_outputs import _printed
 from symgame.engine.enumpoly import EnumPolyResult, enumpoly_solve
-from symgame.model.gambit import StrategicGame
 from symgame.references import cite
 
 SOURCE = cite("buck2022", "Appendix C.3, (C.5)-(C.7)")
@@ -38,20 +38,8 @@ C7_MEASURED = ("about 43,700 orbits under the players' symmetry, hours at the (C
                "refused by the enumerator's limit of 200,000 support profiles")
 CLOSE = {"C.6": "a longer z3 limit for the first undecided support and, for the totally mixed one, a faster "
                 "Groebner basis (F4, as in msolve) or a bound on totally mixed equilibria",
-         "C.7": "the schedule's block structure as a further symmetry and the case-splitting engine with simplex "
-                "strategies"}
-
-
-def strategic(name: str) -> StrategicGame:
-    """The schedule ``name`` as a strategic game (Gambit order: the first player's strategy changes fastest)."""
-    ts = tensors(name)
-    m = ts[0].shape[0]
-    payoffs = []
-    for reversed_profile in itertools.product(range(m), repeat=3):
-        p = tuple(reversed(reversed_profile))
-        payoffs.append(tuple(Fraction(int(ts[i][p])) for i in range(3)))
-    actions = tuple(str(k + 1) for k in range(m))
-    return StrategicGame(f"Jacob game II {name}", ("1", "2", "3"), (actions,) * 3, tuple(payoffs))
+         "C.7": "the schedule's block structure as a further symmetry, then the enumeration spread over processes "
+                "(at (C.6)'s 0.6 s per orbit about 7 hours on one core, more with larger supports)"}
 
 
 @dataclass(frozen=True)
@@ -83,7 +71,7 @@ def _text(profile) -> str:
     return " / ".join("(" + ", ".join(str(p) for p in probs) + ")" for probs in profile)
 
 
-def complete_markdown(found: CompleteSet) -> str:
+def complete_markdown(found: CompleteSet, c6: dict | None = None) -> str:
     r = found.result
     pure = [p for p in found.profiles if all(max(probs) == 1 for probs in p)]
     lines = [
@@ -108,9 +96,14 @@ def complete_markdown(found: CompleteSet) -> str:
     lines += ["", f"The paper prints {len(claims)} of them ({'; '.join(label for label, _ in claims)}); "
               f"{len(orbit & set(found.profiles)) - len(claims)} more are these with the players permuted, and "
               f"{len(new)} are not in the paper: " + "; ".join(_text(p) for p in new) + ". Every equilibrium the "
-              "seeded search of `jacob2.md` finds is in this table (a test checks it).", "",
-              "## Schedules (C.6) and (C.7): not finished", ""]
+              "seeded search of `jacob2.md` finds is in this table (a test checks it).", ""]
+    done = c6 is not None and c6["complete"]
+    if done:
+        lines += c6_markdown(c6)
+    lines += ["## Schedules (C.6) and (C.7): not finished" if not done else "## Schedule (C.7): not finished", ""]
     for name, m in sizes.items():
+        if name == "C.6" and done:
+            continue
         supports = prod(2 ** m - 1 for _ in range(3))
         note = C6_MEASURED if name == "C.6" else C7_MEASURED
         lines.append(f"- ({name}): {m} actions per player, {supports:,} support profiles; {note}. What would "
@@ -118,9 +111,41 @@ def complete_markdown(found: CompleteSet) -> str:
     return "\n".join(lines) + "\n"
 
 
+def c6_regret_checked(c6: dict) -> bool:
+    """Each (C.6) equilibrium of the cache has regret 0 by the Jacob-game code's own function (rationals only)."""
+    ts = tensors("C.6")
+    return all(regret(ts, tuple(tuple(Fraction(p) for p in mix) for mix in eq["profile"])) == 0
+               for eq in c6["equilibria"])
+
+
+def c6_markdown(c6: dict) -> list[str]:
+    eqs = c6["equilibria"]
+    pure = [e for e in eqs if all("1" in mix for mix in e["profile"])]
+    relied = "; ".join(" x ".join("{" + ",".join(map(str, s)) + "}" for s in sup) for sup in c6["msolve_supports"])
+    lines = [
+        "## Schedule (C.6), complete given msolve", "",
+        f"The same enumeration with the players' symmetry (one support profile per orbit of the permutations of "
+        f"the players): {c6['supports']:,} support profiles after removing dominated strategies, {c6['orbits']} "
+        f"orbits solved, {c6['pruned']} skipped by conditional dominance, every one decided; families of positive "
+        f"dimension: {len(c6['families'])}. The supports too large for the Groebner bases here ({relied or 'none'}) "
+        "were solved by msolve (Berthomieu, Eder and Safey El Din, ISSAC 2021): each solution it lists is checked "
+        "exactly and the equilibria among them are in the table below; that its list holds every solution rests "
+        "on msolve's multi-modular algorithm (very likely, not a proof).", "",
+        f"{len(eqs)} isolated equilibria ({len(pure)} pure, {len(eqs) - len(pure)} mixed); each has exact "
+        f"regret 0, checked again by the Jacob-game code's own regret function: "
+        f"{'yes' if c6_regret_checked(c6) else 'NO'}.", "",
+        "| equilibrium (players 1 / 2 / 3, probabilities of actions 1, 2, 3, 4) | payoffs |", "|---|---|",
+    ]
+    lines += [f"| {' / '.join('(' + ', '.join(mix) + ')' for mix in e['profile'])} | {', '.join(e['payoffs'])} |"
+              for e in eqs]
+    return lines + [""]
+
+
 def write_complete(directory) -> list:
     from pathlib import Path
 
+    from derivations.buck2022.jacob2_c6 import c6_study
+
     path = Path(directory) / FILE
-    path.write_text(complete_markdown(complete_set("C.5")), encoding="utf-8")
+    path.write_text(complete_markdown(complete_set("C.5"), c6_study(Path(directory))), encoding="utf-8")
     return [path]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Sequence
 
 import flint
@@ -84,7 +85,12 @@ class NumberField:
         """The sign of ``poly(alpha)`` (``poly`` already reduced modulo the minimal polynomial)."""
         if poly.is_zero:
             return 0
-        coeffs = [_frac(c) for c in poly.all_coeffs()]
+        raw = poly.all_coeffs()
+        if self.degree > 1 and len(raw) > 1:
+            settled = _ball_sign(self.minpoly, self.low, self.high, raw)
+            if settled is not None:
+                return settled
+        coeffs = [_frac(c) for c in raw]
         if self.degree == 1 or len(coeffs) == 1:
             value = _horner(coeffs, self.low) if self.degree == 1 else coeffs[0]
             return (value > 0) - (value < 0)
@@ -99,12 +105,71 @@ class NumberField:
         raise LimitError("sign of an algebraic number not settled after 2000 bisections")   # pragma: no cover
 
     def approx(self, poly: sp.Poly) -> float:
-        coeffs = [_frac(c) for c in poly.all_coeffs()]
         low, high = self.low, self.high
+        if self.degree > 1:
+            value = _ball_value(self.minpoly, low, high, poly.all_coeffs(), 128)
+            if value is not None:
+                return float(value.mid())
+        coeffs = [_frac(c) for c in poly.all_coeffs()]
         if self.degree > 1:
             for _ in range(60):
                 low, high = self._halve(low, high)
         return float(_horner(coeffs, (low + high) / 2))
+
+
+#: Working precisions (bits) of the ball evaluation of :meth:`NumberField.sign`, tried in turn.
+BALL_PRECISIONS = (128, 512, 2048, 8192, 32768)
+
+
+def _ball_sign(minpoly: sp.Poly, low: Fraction, high: Fraction, coeffs: Sequence[Any]) -> int | None:
+    """The sign of ``coeffs(alpha)`` by ball arithmetic (FLINT's certified complex root isolation and arb
+    evaluation), or ``None`` when no precision of :data:`BALL_PRECISIONS` settles it (the caller bisects)."""
+    for prec in BALL_PRECISIONS:
+        value = _ball_value(minpoly, low, high, coeffs, prec)
+        if value is not None and value > 0:
+            return 1
+        if value is not None and value < 0:
+            return -1
+    return None
+
+
+def _ball_value(minpoly: sp.Poly, low: Fraction, high: Fraction, coeffs: Sequence[Any], prec: int):
+    """``coeffs(alpha)`` (rationals with ``numerator`` and ``denominator``, highest degree first) as a ball
+    (``flint.arb``) at ``prec`` bits, or ``None``."""
+    root = _root_ball(_coefficients(minpoly), low, high, prec)
+    if root is None:
+        return None
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        value = flint.arb(0)
+        for c in coeffs:
+            value = value * root + flint.arb(flint.fmpq(int(c.numerator), int(c.denominator)))
+        return value
+    finally:
+        flint.ctx.prec = old
+
+
+@lru_cache(maxsize=512)
+def _coefficients(poly: sp.Poly) -> tuple[Fraction, ...]:
+    return tuple(_frac(c) for c in poly.all_coeffs())
+
+
+@lru_cache(maxsize=512)
+def _root_ball(key: tuple[Fraction, ...], low: Fraction, high: Fraction, prec: int):
+    """A ball (``flint.arb``) around the only root of the polynomial ``key`` (coefficients, highest first) in
+    ``(low, high)``, computed at ``prec`` bits; ``None`` when the balls at this precision do not single it out."""
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        poly = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(key)])
+        lo = flint.arb(flint.fmpq(low.numerator, low.denominator))
+        hi = flint.arb(flint.fmpq(high.numerator, high.denominator))
+        roots: Any = poly.complex_roots()               # (ball, multiplicity) pairs; real roots have imag 0
+        candidates = [r.real for r, _ in roots if r.imag.is_zero() and not (r.real < lo) and not (r.real > hi)]
+    finally:
+        flint.ctx.prec = old
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _horner(coeffs: Sequence[Fraction], x: Fraction) -> Fraction:
@@ -359,6 +424,14 @@ def _squarefree_eliminant(system: list, symbols: list, x: sp.Symbol) -> sp.Expr:
     basis = _lex(system, [*others, x])
     last = sp.Poly(basis.exprs[-1], x, domain=sp.QQ)
     return sp.quo(last, sp.gcd(last, last.diff(x))).as_expr()
+
+
+def real_parametrized_points(f: sp.Poly, coords: list[sp.Poly]) -> list[tuple[NumberField, tuple[Algebraic, ...]]]:
+    """The real points ``(g_1(t), ..., g_n(t))`` for the real roots ``t`` of ``f`` (polynomials in one
+    variable over Q), exactly: one number field per irreducible factor's real root."""
+    gen = f.gens[0]
+    return _points(sp.Poly(f.as_expr().subs(gen, _T), _T, domain=sp.QQ),
+                   [sp.Poly(g.as_expr().subs(gen, _T), _T, domain=sp.QQ) for g in coords])
 
 
 def _points(f: sp.Poly, coords: list[sp.Poly]) -> list[tuple[NumberField, tuple[Algebraic, ...]]]:

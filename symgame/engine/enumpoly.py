@@ -52,6 +52,7 @@ import z3
 from ..errors import LimitError
 from ..model.gambit import StrategicGame
 from .algebraic import Algebraic, NumberField, rational_field, real_solutions
+from .msolve import MsolveError
 
 #: Largest number of support profiles (after dominance) the enumeration will try.
 MAX_SUPPORTS = 200_000
@@ -62,6 +63,8 @@ QUICK_MS = 1_000
 #: Largest number of unknown probabilities of a support whose equations are solved by Gröbner bases;
 #: a larger support z3 cannot rule out quickly is reported as undecided.
 MAX_VARIABLES = 8
+#: z3's time for a positive-dimensional support that the first two tries left open (the last try).
+LONG_MS = 60_000
 
 Support = tuple[tuple[int, ...], ...]
 
@@ -149,6 +152,10 @@ class EnumPolyResult:
         (0 without).
     symmetries : int
         The number of player permutations used (1: none but the identity).
+    msolve_supports : tuple of Support
+        Supports too large for the Gröbner bases here, solved by msolve (:mod:`symgame.engine.msolve`): every
+        solution it lists is checked exactly, but that it lists all of them rests on msolve's multi-modular
+        algorithm (very likely, not proved). Empty when msolve was not needed or not installed.
     """
 
     equilibria: tuple[PolyEquilibrium, ...]
@@ -160,6 +167,7 @@ class EnumPolyResult:
     merged: tuple[tuple[tuple[int, ...], ...], ...] = ()
     orbits: int = 0                                  # support profiles solved, one per orbit (with symmetry)
     symmetries: int = 1                              # size of the group of player symmetries used
+    msolve_supports: tuple[Support, ...] = ()        # supports whose solution list comes from msolve
 
     @property
     def complete(self) -> bool:
@@ -331,6 +339,24 @@ def _points(system: _System, t: _Tables, fixed: Sequence[tuple[sp.Symbol, Fracti
     solutions = real_solutions([e for e in equations if not e.is_number], free)
     if solutions is None:
         return None
+    return _equilibria(system, t, values, free, solutions)
+
+
+def _msolve_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | None:
+    """As :func:`_points` with the solutions from msolve (raises :class:`MsolveError` when it cannot help)."""
+    from .algebraic import real_parametrized_points
+    from .msolve import parametrize
+
+    found = parametrize(system.equations, system.symbols)
+    if found is None:
+        return []
+    if isinstance(found, str):
+        return None
+    return _equilibria(system, t, {}, list(system.symbols), real_parametrized_points(found.eliminant,
+                                                                                     list(found.coordinates)))
+
+
+def _equilibria(system: _System, t: _Tables, values: dict, free: list, solutions) -> list[PolyEquilibrium]:
     found = []
     for number_field, coords in solutions:
         point = {s: number_field.element(sp.Poly(values[s], sp.Symbol("_T"), domain=sp.QQ)) for s in values}
@@ -483,6 +509,7 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
     equilibria: list[PolyEquilibrium] = []
     families: list[EquilibriumFamily] = []
     undecided: list[Support] = []
+    relied: list[Support] = []
     pruned = 0
     for support in _support_profiles(alive):
         if len(group) > 1 and support != min(_permuted_profile(support, pi) for pi in group):
@@ -494,19 +521,24 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
         verdict, model = _decide(system, timeout_ms=QUICK_MS)
         if verdict == z3.unsat:
             continue
-        if len(system.symbols) > MAX_VARIABLES:
-            undecided.append(support)
-            continue
         try:
+            if len(system.symbols) > MAX_VARIABLES:
+                raise LimitError(f"{len(system.symbols)} unknowns")
             found = _points(system, t)
         except LimitError:
-            undecided.append(support)
-            continue
+            try:
+                found = _msolve_points(system, t)
+            except MsolveError:
+                undecided.append(support)
+                continue
+            relied.append(support)
         if found is not None:
             equilibria.extend(found)
             continue
         if verdict != z3.sat:
             verdict, model = _decide(system, timeout_ms=timeout_ms)
+        if verdict == z3.unknown:
+            verdict, model = _decide(system, timeout_ms=max(timeout_ms, LONG_MS))
         if verdict == z3.unsat:
             continue
         if verdict != z3.sat or model is None:
@@ -526,7 +558,7 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
                 images.setdefault(image.profile, image)
         equilibria = list(images.values())
     return EnumPolyResult(tuple(equilibria), tuple(families), tuple(undecided), count, pruned, removed, merged,
-                          orbits if len(group) > 1 else 0, len(group))
+                          orbits if len(group) > 1 else 0, len(group), tuple(relied))
 
 
 def profile_field(values: Sequence[Sequence[Fraction]]) -> list[list[Algebraic]]:
