@@ -56,6 +56,8 @@ def test_dominated_third_action_is_never_given_negative_probability():
                        players=[("Row", ["heads", "tails", "quit"]), ("Col", ["heads", "tails"])])
     found = atlas(game)
     assert len(found.families) == 1
+    assert found.game.meanings == (("Row_heads", "heads at 'Row'"),
+                                   ("Row_tails", "tails at 'Row', given that 'heads' is not chosen"))
     t = sp.Symbol("t", real=True)
     for value in (Fraction(1), Fraction(3, 2), Fraction(2)):
         [point] = equilibria_at(found, value)

@@ -263,6 +263,7 @@ def atlas_json(analysis: AtlasAnalysis, source: str, printed_profits_agree: bool
                         "family": v.family, "counterexample": v.counterexample} for v in analysis.statements],
         "printed_profit_equations_agree": printed_profits_agree,
         "numeric_crosscheck": numeric_json(analysis),
+        **({"variables": dict(meanings)} if (meanings := getattr(game, "meanings", ())) else {}),
     }
 
 
@@ -312,9 +313,15 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
              f"interval bisection or the exact solver), {s['cases_with_solutions']} have solutions.",
              ""]
     proved = sum(c.proved for c in analysis.certificates)
-    lines += [f"Every family is certified on its whole range by z3 ({proved} of {len(analysis.certificates)} "
+    lead = ("Every family is certified on its whole range by z3" if proved == len(analysis.certificates) else
+            "Not every family is certified on its whole range")
+    lines += [f"{lead} ({proved} of {len(analysis.certificates)} "
               "member ranges: every profile is an equilibrium, checked against vertex deviations of the payoffs, "
               "and the family is nonempty at every P).", ""]
+    if data.get("variables"):
+        lines += ["Information sets with three or more actions are chains of two-action choices; their variables "
+                  "are conditional probabilities:", ""]
+        lines += [f"- `{x}`: the probability of {text}" for x, text in data["variables"].items()] + [""]
     players = ", ".join(p["name"] for p in data["players"])
     lines += ["## Families", "", f"| family | printed as | range of {name} | leaders | profits ({players}) |",
               "|---|---|---|---|---|"]

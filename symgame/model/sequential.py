@@ -51,6 +51,17 @@ from .polygame import PolynomialGame
 CHAIN = " / "
 
 
+def chain_meaning(infoset: str, labels: tuple[str, ...], step: int) -> str:
+    """What the variable of chain step ``step`` (0-based) of ``infoset`` (actions ``labels``) is the probability
+    of, in words."""
+    earlier = labels[:step]
+    text = f"{labels[step]} at {infoset!r}"
+    if earlier:
+        text += ", given that " + " and ".join(repr(a) for a in earlier) + (" is" if len(earlier) == 1 else " are")
+        text += " not chosen"
+    return text
+
+
 def chain_infoset(infoset: str, rest: tuple[str, ...]) -> str:
     """The name of the chain step of ``infoset`` that chooses among the actions ``rest`` (the first step keeps
     the information set's own name)."""
@@ -142,6 +153,9 @@ class SequentialGame(PolynomialGame):
     the tree."""
 
     reach: tuple[tuple[str, sp.Expr], ...] = ()
+    #: For the variables of chains (information sets of three or more actions): what the variable is the
+    #: probability of, in words (``"paper at 'Row', given that 'rock' is not chosen"``).
+    meanings: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def derivatives(self) -> dict[str, sp.Poly]:

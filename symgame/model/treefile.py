@@ -235,8 +235,11 @@ def polynomial_game_from_tree(tree: TreeFile, source: str = "<tree>"):
 
     game = binarize(tree.game)
     variables = dict(tree.variables)
+    meanings: list[tuple[str, str]] = []
     if game is not tree.game:
-        variables.update(_chain_names(game, variables, {p.name for p in tree.parameters}))
+        chained = _chain_names(game, variables, {p.name for p in tree.parameters})
+        variables.update(chained)
+        meanings = _chain_meanings(tree.game, chained)
     compiled = compile_payoffs(game, variables)
     players = tuple(PolyPlayer(name, names, payoff)
                     for name, names, payoff in zip(compiled.players, compiled.variables, compiled.payoffs))
@@ -247,9 +250,33 @@ def polynomial_game_from_tree(tree: TreeFile, source: str = "<tree>"):
     try:
         if reach is None:
             return PolynomialGame(tree.game.name, tree.parameters, players, tree.game.description)
-        return SequentialGame(tree.game.name, tree.parameters, players, tree.game.description, reach=reach)
+        order = [x for names in compiled.variables for x in names]
+        return SequentialGame(tree.game.name, tree.parameters, players, tree.game.description, reach=reach,
+                              meanings=tuple(sorted(meanings, key=lambda item: order.index(item[0]))))
     except PolynomialGameError as exc:
         raise GameFileError(source, "root", str(exc)) from None
+
+
+def _chain_meanings(original: ExtensiveGame, chained: dict[str, str]) -> list[tuple[str, str]]:
+    """``(variable, meaning)`` for each chain variable, in the order of ``chained``."""
+    from .sequential import CHAIN, chain_meaning
+
+    labels: dict[str, tuple[str, ...]] = {}
+    stack: list[Node] = [original.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Chance):
+            stack.extend(child for _, child in node.outcomes)
+        elif isinstance(node, DecisionNode):
+            labels.setdefault(node.infoset, tuple(a for a, _ in node.actions))
+            stack.extend(child for _, child in node.actions)
+    out = []
+    for infoset, var in chained.items():
+        base, _, rest = infoset.partition(CHAIN)
+        own = labels[base]
+        step = 0 if not rest else own.index(rest.split(" | ")[0])
+        out.append((var, chain_meaning(base, own, step)))
+    return out
 
 
 def _chain_names(game: ExtensiveGame, variables: dict[str, str], parameters: set[str]) -> dict[str, str]:
