@@ -117,3 +117,20 @@ def test_atlas_of_random_3x3_games_matches_exact_enumeration(cells, tenth):
     expected = {(tuple(sp.Rational(q) for q in e.row), tuple(sp.Rational(q) for q in e.column))
                 for e in exact.equilibria}
     assert found == expected
+
+
+def test_atlas_json_gives_each_member_its_own_profits_when_they_differ(tmp_path, capsys):
+    import json
+
+    import yaml
+
+    from symgame.cli import main
+
+    path = tmp_path / "chain.yaml"
+    path.write_text(yaml.safe_dump(CHAIN))
+    assert main(["atlas", str(path), "--json", "--workers", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    split = [f for f in data["families"] if any("profits" in m for m in f["members"])]
+    assert split, "stop (profit 1) and go-left (profit t) share leaders: their profits must be told apart"
+    [family] = split
+    assert {family["profits"]["A"]} | {m["profits"]["A"] for m in family["members"] if "profits" in m} == {"1", "t"}

@@ -199,8 +199,10 @@ def family_json(analysis: AtlasAnalysis, family: Family) -> dict[str, Any]:
     P = game.symbol(game.parameter_names[0])
     lower = game.parameters[0].lower
     members = []
-    for m in family.members:
+    first = analysis.profits(family)
+    for k, m in enumerate(family.members):
         certs = [c for c in analysis.certificates if c.family == family.ident and c.case == m.branch.case]
+        own = first if k == 0 else analysis.profits(family, k)
         members.append({
             "case": m.branch.case,
             "values": {x: _text(v) for x, v in m.branch.values},
@@ -214,6 +216,8 @@ def family_json(analysis: AtlasAnalysis, family: Family) -> dict[str, Any]:
             "certificates": [{"range": interval_text(c.interval), "every_profile_is_equilibrium":
                               decision_word(c.sound.decision), "nonempty": decision_word(c.nonempty.decision)}
                              for c in certs],
+            **({"profits": {p.name: _text(v) for p, v in zip(game.players, own)}}
+               if any(sp.simplify(a - b) != 0 for a, b in zip(own, first)) else {}),
         })
     subsumed = next((s.within for s in analysis.subsumed if s.family == family.ident), None)
     return {
@@ -222,7 +226,7 @@ def family_json(analysis: AtlasAnalysis, family: Family) -> dict[str, Any]:
         "continuum": family.continuum,
         "ranges": [interval_json(iv) for iv in family.intervals],
         "leaders": {x: _text(v) for x, v in family.leaders},
-        "profits": {p.name: _text(v) for p, v in zip(game.players, analysis.profits(family))},
+        "profits": {p.name: _text(v) for p, v in zip(game.players, first)},
         "contained_in": subsumed,
         "members": members,
     }
@@ -329,7 +333,13 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
         fj = next(x for x in data["families"] if x["id"] == f.ident)
         ranges = "; ".join(interval_text(iv, name) + _approx_range(iv) for iv in f.intervals)
         leaders = ", ".join(f"{x} free" if x == v else f"{x} = {v}" for x, v in fj["leaders"].items())
+        others = "; ".join(f"{', '.join(mj['profits'].values())} on "
+                           f"{', '.join(interval_text(iv, name) for iv in m.range.intervals)}"
+                           for m, mj in zip(f.members, fj["members"]) if "profits" in mj)
         profits = ", ".join(fj["profits"].values())
+        if others:
+            first = ", ".join(interval_text(iv, name) for iv in f.members[0].range.intervals)
+            profits = f"{profits} on {first}; {others}"
         lines.append(f"| {f.ident}{' (continuum)' if f.continuum else ''} | {', '.join(fj['printed_as']) or '—'} | "
                      f"{ranges} | {leaders} | {profits} |")
     lines += ["", "## How many equilibrium families coexist", "", f"| {name} | families | count |", "|---|---|---|"]

@@ -57,10 +57,10 @@ class AtlasAnalysis:
     def numeric_agrees(self) -> bool:
         return all(m.family is not None for m in self.numeric)
 
-    def profits(self, family: Family) -> tuple[sp.Expr, ...]:
-        """Each player's expected profit on the family (its first member), simplified."""
+    def profits(self, family: Family, member: int = 0) -> tuple[sp.Expr, ...]:
+        """Each player's expected profit on the family's member ``member`` (default the first), simplified."""
         game = self.atlas.game
-        branch = family.members[0].branch
+        branch = family.members[member].branch
         subs = {game.symbol(x): v for x, v in branch.values}
         point = family_point_value(family)
         if point is not None:
