@@ -17,13 +17,16 @@ decides each support exactly instead of by floating-point homotopy:
    non-linear arithmetic", IJCAR 2012) decides whether the system has a real solution at all;
 3. when it has, a Gröbner basis decides whether the equations have finitely many complex solutions; if so
    every real one is found exactly (:func:`symgame.engine.algebraic.real_solutions`) and the strict and weak
-   inequalities are decided exactly, giving isolated equilibria with rational or real algebraic coordinates;
+   inequalities are decided exactly, giving isolated equilibria with rational or real algebraic coordinates.
+   Supports past the size of those Gröbner bases (more than :data:`MAX_VARIABLES` unknowns, or past FLINT's
+   limits) are parametrized by msolve when it is installed (:mod:`symgame.engine.msolve`; every solution checked
+   exactly, their completeness resting on msolve, listed in ``msolve_supports``);
 4. otherwise the equilibria with that support form a *family* (a semialgebraic set of positive dimension
    over the complex numbers): it is reported as such, with its equations and one exact member found by
    fixing free coordinates at rationals.
 
-The list is *complete* when every support was decided; a support z3 could not decide in its time limit is
-named in ``undecided``. Every equilibrium is checked by exact regret on the whole game.
+The list is *complete* when every support was decided; a support z3 could not decide in its time limits
+(:data:`QUICK_MS`, ``timeout_ms``, then :data:`LONG_MS` for positive-dimensional ones) is named in ``undecided``. Every equilibrium is checked by exact regret on the whole game.
 
 Examples
 --------
@@ -60,8 +63,9 @@ MAX_SUPPORTS = 200_000
 SUPPORT_TIMEOUT_MS = 10_000
 #: z3's time for the first test of a support (most supports have no solution and are settled here).
 QUICK_MS = 1_000
-#: Largest number of unknown probabilities of a support whose equations are solved by Gröbner bases;
-#: a larger support z3 cannot rule out quickly is reported as undecided.
+#: Largest number of unknown probabilities of a support whose equations are solved by Gröbner bases here;
+#: a larger support z3 cannot rule out quickly goes to msolve (:mod:`symgame.engine.msolve`), or is reported
+#: as undecided when msolve is not installed.
 MAX_VARIABLES = 8
 #: z3's time for a positive-dimensional support that the first two tries left open (the last try).
 LONG_MS = 60_000
@@ -528,7 +532,7 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
         except LimitError:
             try:
                 found = _msolve_points(system, t)
-            except MsolveError:
+            except (MsolveError, LimitError):
                 undecided.append(support)
                 continue
             relied.append(support)
@@ -537,8 +541,8 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
             continue
         if verdict != z3.sat:
             verdict, model = _decide(system, timeout_ms=timeout_ms)
-        if verdict == z3.unknown:
-            verdict, model = _decide(system, timeout_ms=max(timeout_ms, LONG_MS))
+        if verdict == z3.unknown and timeout_ms < LONG_MS:
+            verdict, model = _decide(system, timeout_ms=LONG_MS)
         if verdict == z3.unsat:
             continue
         if verdict != z3.sat or model is None:

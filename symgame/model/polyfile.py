@@ -150,7 +150,9 @@ def _payoff(text: Any, names: dict, owned: dict, constants: dict, parameters: li
 def _is_normal_form(data: Any) -> bool:
     """A normal-form game file (:mod:`symgame.model.gamefile`): a payoff table and players with actions, not
     with the polynomial format's variables and payoffs."""
-    players = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return False
+    players = data.get("players")
     return ("payoffs" in data and isinstance(players, list) and bool(players)
             and all(isinstance(p, dict) and "actions" in p and not {"variables", "payoff"} & set(p) for p in players))
 
