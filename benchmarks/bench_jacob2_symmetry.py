@@ -11,12 +11,12 @@ import sys
 import time
 
 from derivations.buck2022.jacob2_c6 import strategic
-from symgame.engine.enumpoly import enumpoly_solve
+from symgame.engine.enumpoly import LONG_MS, enumpoly_solve
 
 
-def timed(game, symmetry):
+def timed(game, symmetry, long_ms=0):
     start = time.perf_counter()
-    result = enumpoly_solve(game, symmetry=symmetry)
+    result = enumpoly_solve(game, symmetry=symmetry, long_ms=long_ms)
     return result, time.perf_counter() - start
 
 
@@ -30,7 +30,7 @@ def main(c6: bool) -> None:
           f"same set: {same}")
     if not c6:
         return
-    result, seconds = timed(strategic("C.6"), True)
+    result, seconds = timed(strategic("C.6"), True, LONG_MS)
     print(f"(C.6): {result.supports} supports, {result.orbits} orbits, {result.pruned} skipped by conditional "
           f"dominance, {seconds:.0f} s; {len(result.equilibria)} isolated equilibria (all verified: "
           f"{all(e.verified for e in result.equilibria)}), {len(result.families)} families, "

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from derivations.buck2022.jacob2 import tensors
-from symgame.engine.enumpoly import enumpoly_solve
+from symgame.engine.enumpoly import LONG_MS, enumpoly_solve
 from symgame.model.gambit import StrategicGame
 
 CACHE_FILE = "jacob2_c6_cache.json"
@@ -51,7 +51,7 @@ def c6_key() -> str:
 
 def compute_c6() -> dict[str, Any]:
     """Every equilibrium of (C.6) by exact support enumeration with the players' symmetry (JSON-ready)."""
-    result = enumpoly_solve(strategic("C.6"), symmetry=True)
+    result = enumpoly_solve(strategic("C.6"), symmetry=True, long_ms=LONG_MS)
     rows = sorted((tuple(tuple(str(p) for p in mix) for mix in eq.profile), tuple(str(u) for u in eq.payoffs),
                    eq.verified) for eq in result.equilibria)
 
