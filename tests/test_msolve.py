@@ -7,7 +7,13 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from symgame.engine import enumpoly
-from symgame.engine.algebraic import NumberField, _ball_sign, real_parametrized_points, real_solutions
+from symgame.engine.algebraic import (
+    NumberField,
+    _ball_sign,
+    _interval_horner,
+    real_parametrized_points,
+    real_solutions,
+)
 from symgame.engine.msolve import MsolveError, _parse, msolve_program, parametrize
 from symgame.model.gambit import read_nfg
 
@@ -101,16 +107,9 @@ def test_ball_signs_agree_with_bisection(coeffs, which):
     exact = [Fraction(int(c.p), int(c.q)) for c in raw]
     lo, hi = low, high
     while True:
-        a, b = _interval(exact, lo, hi)
+        a, b = _interval_horner(exact, lo, hi)
         if a > 0 or b < 0:
             break
         lo, hi = field._halve(lo, hi)
     assert ball == (1 if a > 0 else -1)
 
-
-def _interval(coeffs, low, high):
-    lo = hi = Fraction(0)
-    for c in coeffs:
-        products = (lo * low, lo * high, hi * low, hi * high)
-        lo, hi = min(products) + c, max(products) + c
-    return lo, hi
