@@ -109,6 +109,29 @@ def _chain(player: int, infoset: str, actions: list[tuple[str, Node]]) -> Decisi
     return tail
 
 
+def chain_steps(game: ExtensiveGame) -> dict[str, tuple[str, tuple[str, ...], int]]:
+    """For each two-action step :func:`binarize` makes of ``game`` (the original, three or more actions): the
+    step's information set -> (original information set, its actions, the step's index). Iterative."""
+    out: dict[str, tuple[str, tuple[str, ...], int]] = {}
+    stack: list[Node] = [game.root]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Chance):
+            stack.extend(child for _, child in node.outcomes)
+        elif isinstance(node, DecisionNode):
+            stack.extend(child for _, child in node.actions)
+            labels = tuple(a for a, _ in node.actions)
+            if len(labels) >= 3 and node.infoset not in out:
+                for j in range(len(labels) - 1):
+                    name = node.infoset if j == 0 else chain_infoset(node.infoset, labels[j:])
+                    out[name] = (node.infoset, labels, j)
+    return out
+
+
 class ImperfectRecall(InputError):
     """The owner's own choices leading to an information set differ between its nodes."""
 

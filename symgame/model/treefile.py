@@ -231,15 +231,16 @@ def polynomial_game_from_tree(tree: TreeFile, source: str = "<tree>"):
     equilibria)."""
     from .behaviour_poly import compile_payoffs
     from .polygame import PolynomialGame, PolynomialGameError, PolyPlayer
-    from .sequential import ImperfectRecall, SequentialGame, binarize, own_reach
+    from .sequential import ImperfectRecall, SequentialGame, binarize, chain_meaning, chain_steps, own_reach
 
     game = binarize(tree.game)
     variables = dict(tree.variables)
     meanings: list[tuple[str, str]] = []
     if game is not tree.game:
-        chained = _chain_names(game, variables, {p.name for p in tree.parameters})
+        steps = chain_steps(tree.game)
+        chained = _chain_names(game, variables, {p.name for p in tree.parameters}, steps)
         variables.update(chained)
-        meanings = _chain_meanings(tree.game, chained)
+        meanings = [(var, chain_meaning(*steps[infoset])) for infoset, var in chained.items()]
     compiled = compile_payoffs(game, variables)
     players = tuple(PolyPlayer(name, names, payoff)
                     for name, names, payoff in zip(compiled.players, compiled.variables, compiled.payoffs))
@@ -257,33 +258,10 @@ def polynomial_game_from_tree(tree: TreeFile, source: str = "<tree>"):
         raise GameFileError(source, "root", str(exc)) from None
 
 
-def _chain_meanings(original: ExtensiveGame, chained: dict[str, str]) -> list[tuple[str, str]]:
-    """``(variable, meaning)`` for each chain variable, in the order of ``chained``."""
-    from .sequential import CHAIN, chain_meaning
-
-    labels: dict[str, tuple[str, ...]] = {}
-    stack: list[Node] = [original.root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Chance):
-            stack.extend(child for _, child in node.outcomes)
-        elif isinstance(node, DecisionNode):
-            labels.setdefault(node.infoset, tuple(a for a, _ in node.actions))
-            stack.extend(child for _, child in node.actions)
-    out = []
-    for infoset, var in chained.items():
-        base, _, rest = infoset.partition(CHAIN)
-        own = labels[base]
-        step = 0 if not rest else own.index(rest.split(" | ")[0])
-        out.append((var, chain_meaning(base, own, step)))
-    return out
-
-
-def _chain_names(game: ExtensiveGame, variables: dict[str, str], parameters: set[str]) -> dict[str, str]:
+def _chain_names(game: ExtensiveGame, variables: dict[str, str], parameters: set[str],
+                 steps: dict[str, tuple[str, tuple[str, ...], int]]) -> dict[str, str]:
     """Names ``{set}_{action}`` for the two-action steps of the chains :func:`~symgame.model.sequential.binarize`
-    made (iteratively, in the order of the tree)."""
-    from .sequential import CHAIN
-
+    made (``steps``: :func:`~symgame.model.sequential.chain_steps`; iteratively, in the order of the tree)."""
     taken = set(parameters) | set(variables.values())
     out: dict[str, str] = {}
     stack: list[Node] = [game.root]
@@ -297,7 +275,7 @@ def _chain_names(game: ExtensiveGame, variables: dict[str, str], parameters: set
         stack.extend(child for _, child in reversed(node.actions))
         if len(node.actions) != 2 or node.infoset in variables or node.infoset in out:
             continue
-        base = node.infoset.split(CHAIN)[0]
-        stem = (_IDENT.sub("_", base).strip("_") or "x") + "_" + (_IDENT.sub("_", node.actions[0][0]).strip("_") or "a")
+        base, labels, step = steps[node.infoset]
+        stem = (_IDENT.sub("_", base).strip("_") or "x") + "_" + (_IDENT.sub("_", labels[step]).strip("_") or "a")
         out[node.infoset] = _fresh(stem, taken)[1]
     return out
