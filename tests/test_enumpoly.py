@@ -313,3 +313,61 @@ def test_symmetry_solves_one_support_per_orbit_and_finds_the_same_equilibria():
     mixed = [e for e in reduced.equilibria if all(p.sign() > 0 for mix in e.profile for p in mix)]
     assert len(mixed) == 1 and not mixed[0].profile[0][0].is_rational()
     assert abs(float(mixed[0].profile[0][0]) - (1 - 2 ** -0.5)) < 1e-12
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.integers(2, 3), st.integers(2, 3), st.data())
+def test_for_two_players_the_linear_relaxation_is_the_support_system(rows, cols, data):
+    """With two players each player's conditions are linear in the other's mixture, so the relaxation rules a
+    support out exactly when z3 (nonlinear arithmetic, here effectively linear) finds the system unsolvable."""
+    a = data.draw(st.lists(st.lists(st.integers(-5, 5), min_size=cols, max_size=cols), min_size=rows, max_size=rows))
+    b = data.draw(st.lists(st.lists(st.integers(-5, 5), min_size=cols, max_size=cols), min_size=rows, max_size=rows))
+    game = _game((rows, cols), lambda p: [a[p[0]][p[1]], b[p[0]][p[1]]])
+    t = enumpoly._Tables.of(game)
+    alive = [list(range(rows)), list(range(cols))]
+    for support in enumpoly._support_profiles(alive):
+        verdict, _ = enumpoly._decide(enumpoly._system(t, alive, support))
+        assert verdict != z3.unknown
+        assert enumpoly._relaxation_excludes(t, alive, support) == (verdict == z3.unsat), support
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.lists(st.integers(-9, 9), min_size=3 * 18, max_size=3 * 18))
+def test_the_relaxation_and_msolve_first_change_no_equilibrium(monkeypatch_cells):
+    """Random 3 x 3 x 2 games solved three ways: as shipped (relaxation, msolve for more than FLINT_VARIABLES
+    unknowns when installed), without the relaxation, and with FLINT's Gröbner bases for every support: the
+    same exact equilibria and families."""
+    cells = monkeypatch_cells
+    game = _game((3, 3, 2), lambda p: cells[3 * (p[0] + 3 * p[1] + 9 * p[2]):][:3])
+
+    def run(**patches):
+        saved = {k: getattr(enumpoly, k) for k in patches}
+        try:
+            for k, v in patches.items():
+                setattr(enumpoly, k, v)
+            r = enumpoly_solve(game)
+        finally:
+            for k, v in saved.items():
+                setattr(enumpoly, k, v)
+        assert r.complete
+        return (sorted(str([[str(p) for p in mix] for mix in e.profile]) for e in r.equilibria),
+                sorted((f.support, f.equations) for f in r.families)), r
+
+    shipped, result = run()
+    plain, unrelaxed = run(_relaxation_excludes=lambda *a: False)
+    flint, by_flint = run(FLINT_VARIABLES=enumpoly.MAX_VARIABLES)
+    assert shipped == plain == flint
+    assert unrelaxed.relaxed == 0 and result.relaxed + result.pruned <= result.supports
+    assert by_flint.msolve_supports == ()
+
+
+def test_the_relaxation_rules_out_a_support_no_product_can_meet():
+    """Matching pennies for players 1 and 2 with a third player who only watches: player 1 mixing against a
+    pure player 2 is impossible (2 must mix to make 1 indifferent), and no correlated play changes that."""
+    game = _game((2, 2, 2), lambda p: [1 if p[0] == p[1] else -1, -1 if p[0] == p[1] else 1, 0])
+    t = enumpoly._Tables.of(game)
+    alive = [[0, 1], [0, 1], [0, 1]]
+    assert enumpoly._relaxation_excludes(t, alive, ((0, 1), (0,), (0,)))
+    assert not enumpoly._relaxation_excludes(t, alive, ((0, 1), (0, 1), (0,)))
+    result = enumpoly_solve(game)
+    assert result.relaxed > 0 and len(result.equilibria) == 1 and result.complete    # the watcher: merged

@@ -75,7 +75,7 @@ RING = read_nfg('NFG 1 R "ring" { "1" "2" "3" } { 2 2 2 } 1 1 1 0 1 0 0 0 1 1 0 
 def test_enumpoly_solves_supports_past_its_groebner_limit_with_msolve(monkeypatch):
     plain = enumpoly.enumpoly_solve(RING)
     assert plain.complete and not plain.msolve_supports
-    monkeypatch.setattr(enumpoly, "MAX_VARIABLES", 1)
+    monkeypatch.setattr(enumpoly, "FLINT_VARIABLES", 1)
     through = enumpoly.enumpoly_solve(RING)
     assert through.msolve_supports and through.complete
     assert {e.profile for e in through.equilibria} == {e.profile for e in plain.equilibria}
