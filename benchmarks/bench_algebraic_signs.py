@@ -12,7 +12,7 @@ import multiprocessing as mp
 import sys
 import time
 
-from derivations.buck2022.jacob2_c6 import strategic
+from derivations.buck2022.jacob2_schedules import strategic
 from symgame.engine import algebraic, enumpoly
 
 

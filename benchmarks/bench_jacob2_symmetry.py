@@ -10,7 +10,7 @@ listing every isolated equilibrium found, the orbits left undecided and those ms
 import sys
 import time
 
-from derivations.buck2022.jacob2_c6 import strategic
+from derivations.buck2022.jacob2_schedules import strategic
 from symgame.engine.enumpoly import LONG_MS, enumpoly_solve
 
 

@@ -1,10 +1,10 @@
 """Run symgame's Gambit readers (and writers, by round trip) over a folder of .nfg/.efg files.
 
-Usage: ``python3 benchmarks/gambit_corpus.py DIR [--solve] [--timeout S] [--json]``. For each file: read OK
+Usage: ``python3 benchmarks/gambit_corpus.py DIR [--solve] [--timeout S] [--jobs N] [--json]``. For each file: read OK
 (players, size, constant sum, perfect recall) or refused with the one-line reason; a traceback is a bug and is
 reported as FAILED. With ``--solve`` each file also goes through ``symgame solve`` in a fresh process (.nfg:
 ``--all``; .efg: the certified value, and ``--all`` where that is refused): solved (exit 0), refused with its
-one-line reason (exit 2), no result (exit 3), timeout, or FAILED.
+one-line reason (exit 2), no result (exit 3), timeout, or FAILED. ``--jobs N`` runs N files at a time.
 The corpus used for the closing notes is Gambit's ``contrib/games`` folder (not in this repository).
 """
 from __future__ import annotations
@@ -87,11 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--solve", action="store_true", help="also run symgame solve on each file")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per solve (default 60)")
+    parser.add_argument("--jobs", type=int, default=1, help="files solved at a time (default 1)")
     args = parser.parse_args(argv)
     rows = [survey(p) for p in sorted(args.directory.iterdir()) if p.suffix in (".nfg", ".efg")]
     if args.solve:
-        for row in rows:
-            row.update(solve(args.directory / row["file"], args.timeout))
+        from concurrent.futures import ThreadPoolExecutor  # each solve is its own process
+
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for row, answer in zip(rows, pool.map(lambda r: solve(args.directory / r["file"], args.timeout), rows)):
+                row.update(answer)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -16,7 +16,7 @@ from symgame.engine import enumpoly
 from symgame.engine.algebraic import real_solutions
 from symgame.engine.enummixed import enummixed_solve
 from symgame.engine.enumpoly import enumpoly_solve, profile_field, verify
-from symgame.errors import LimitError
+from symgame.errors import InputError, LimitError
 from symgame.model.gambit import StrategicGame, read_nfg
 
 
@@ -371,3 +371,68 @@ def test_the_relaxation_rules_out_a_support_no_product_can_meet():
     assert not enumpoly._relaxation_excludes(t, alive, ((0, 1), (0, 1), (0,)))
     result = enumpoly_solve(game)
     assert result.relaxed > 0 and len(result.equilibria) == 1 and result.complete    # the watcher: merged
+
+
+def test_conditioning_on_the_own_strategy_rules_out_what_the_marginal_relaxation_leaves():
+    """A 2 x 2 x 2 game (found by a seeded search) where player 2 playing only his first strategy while players 1
+    and 3 mix has no solution: the relaxation by the others' marginal alone admits a correlated distribution,
+    the one conditioned on each own strategy does not, and z3 confirms that the polynomial system is empty."""
+    cells = [2, 3, -1, 0, 1, 3, 0, 1, -1, 1, 1, 0, 1, -2, -1, 2, -3, 3, -1, 1, 2, 2, -2, 2]
+    payoffs = tuple(tuple(Fraction(cells[3 * k + i]) for i in range(3)) for k in range(8))
+    game = StrategicGame("conditioned", ("1", "2", "3"), (("a", "b"),) * 3, payoffs)
+    t = enumpoly._Tables.of(game)
+    alive = [[0, 1], [0, 1], [0, 1]]
+    support = ((0, 1), (0,), (0, 1))
+    profiles = list(product(*support))
+    q = [z3.Real(f"q{k}") for k in range(len(profiles))]
+    marginal = z3.Solver()                           # the weaker relaxation, written out here independently
+    marginal.add(*[v >= 0 for v in q], z3.Sum(q) == 1)
+    for i, s in enumerate(support):
+        for a in s:
+            if len(s) > 1:
+                marginal.add(z3.Sum([v for v, r in zip(q, profiles) if r[i] == a]) > 0)
+        for b in alive[i]:
+            gain = z3.Sum([v * z3.RealVal(str(t.u(i, enumpoly._with(r, i, b)) - t.u(i, enumpoly._with(r, i, s[0]))))
+                           for v, r in zip(q, profiles)])
+            marginal.add(gain == 0 if b in s else gain <= 0)
+    assert marginal.check() == z3.sat
+    assert enumpoly._relaxation_excludes(t, alive, support)
+    verdict, _ = enumpoly._decide(enumpoly._system(t, alive, support))
+    assert verdict == z3.unsat
+
+
+def _c5_like() -> StrategicGame:
+    """A symmetric 3 x 3 x 3 game with several mixed equilibria (the volunteers' payoffs spread over 3 actions)."""
+    return _game((3, 3, 3), lambda p: [(3 if p.count(p[i]) == 1 else 0) - p[i] + (2 if p[i] == 2 and 0 in p else 0)
+                                       for i in range(3)])
+
+
+def _answer(result) -> tuple:
+    return (sorted(str([[str(p) for p in mix] for mix in e.profile]) for e in result.equilibria),
+            sorted((f.support, f.equations) for f in result.families), tuple(result.undecided), result.pruned,
+            result.relaxed, result.complete)
+
+
+def test_processes_and_checkpoints_do_not_change_the_result(tmp_path):
+    game = _c5_like()
+    serial = enumpoly_solve(game)
+    assert serial.complete and serial.equilibria
+    seen = []
+    path = tmp_path / "run.jsonl"
+    parallel = enumpoly_solve(game, workers=2, checkpoint=path, progress=lambda done, total: seen.append(done))
+    assert _answer(parallel) == _answer(serial)
+    assert seen and seen[-1] == -(-serial.supports // enumpoly.CHUNK)
+    # an interrupted run: keep the header and the first finished unit, tear the last line
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:2]) + "\n" + lines[2][:10])
+    resumed = enumpoly_solve(game, checkpoint=path)
+    assert _answer(resumed) == _answer(serial)
+    # a complete checkpoint: only the supports that gave something are decided again, same answer
+    assert _answer(enumpoly_solve(game, checkpoint=path)) == _answer(serial)
+
+
+def test_a_checkpoint_of_another_game_is_refused(tmp_path):
+    path = tmp_path / "run.jsonl"
+    enumpoly_solve(_c5_like(), checkpoint=path)
+    with pytest.raises(InputError, match="another game"):
+        enumpoly_solve(_volunteers(), checkpoint=path)

