@@ -627,9 +627,11 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
     (Kuhn's theorem; an information set the strategy never reaches is ``null``). ``complete`` refers to the
     extreme equilibria of the strategic form; distinct ones may give the same behaviour profile.
 
-    When the strategic form is too large to enumerate every vertex, or with ``every=False``, the
-    Lemke–Howson algorithm (:mod:`symgame.engine.lemke_howson`, exact pivoting) gives equilibria from
-    each starting label (``every=False``: the first only) and ``complete`` is false.
+    When the strategic form is too large to enumerate every vertex, the Lemke–Howson algorithm
+    (:mod:`symgame.engine.lemke_howson`, exact pivoting) gives equilibria from each starting label and
+    ``complete`` is false. With ``every=False``, or when the strategic form is too large to build at all, a
+    two-player tree with perfect recall gets one equilibrium from Lemke's algorithm on its sequence form
+    (:mod:`symgame.engine.sequence_lcp`: linear in the size of the tree), given as behaviour strategies.
     """
     from .engine.enummixed import enummixed_solve
     from .errors import LimitError
@@ -637,8 +639,16 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
 
     try:
         tree = load_efg(path)
+    except GambitError as exc:
+        raise InputError(str(exc)) from None
+    two_player_recall = len(tree.players) == 2 and tree.imperfect_recall() is None
+    if two_player_recall and not every:
+        return sequence_lcp_json(tree)
+    try:
         form = tree_to_strategic(tree, source=str(path))
     except GambitError as exc:
+        if two_player_recall and "pure profiles" in str(exc):
+            return sequence_lcp_json(tree)
         raise InputError(str(exc)) from None
     if len(tree.players) != 2:
         from .engine.enumpoly import enumpoly_solve
@@ -668,6 +678,24 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
             "strategies": {name: list(names) for name, names in zip(tree.players, form.strategies)},
             "equilibria": out, "components": [{"equilibria": list(c.equilibria)} for c in found.components],
             "complete": found.complete, "perfect_recall": recall}
+
+
+def sequence_lcp_json(tree: GambitTree) -> dict[str, Any]:
+    """The JSON contract of ``symgame solve`` for one equilibrium of a two-player tree with perfect recall from
+    Lemke's algorithm on the sequence form (:func:`symgame.engine.sequence_lcp.sequence_lcp_solve`):
+    ``behaviour`` (``null`` at information sets the player's own moves never reach), ``payoffs``, ``verified``
+    (exact best responses in the sequence form) and ``complete: false``."""
+    from .engine.sequence_lcp import sequence_lcp_solve
+
+    eq = sequence_lcp_solve(tree)
+    players = [name or f"Player {k + 1}" for k, name in enumerate(tree.players)]
+    behaviour = {name: {infoset: None if probs is None else {a: str(p) for a, p in probs.items()}
+                        for infoset, probs in beh.items()} for name, beh in zip(players, eq.behaviour)}
+    return {"game": tree.title, "players": players,
+            "method": f"sequence form, Lemke's algorithm ({eq.pivots} pivots)",
+            "equilibria": [{"behaviour": behaviour, "payoffs": {name: str(v) for name, v in zip(players, eq.payoffs)},
+                            "verified": eq.verified}],
+            "complete": False, "perfect_recall": True}
 
 
 def _lemke_howson_set(a, b, labels: int) -> EquilibriumSet:

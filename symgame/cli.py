@@ -532,7 +532,7 @@ def cmd_solve_tree(args: argparse.Namespace) -> int:
 
 def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
     from .api import tree_equilibria_json
-    from .errors import InputError, LimitError
+    from .errors import InputError, LimitError, NoResultError
     from .export.documents import dumps
 
     try:
@@ -543,6 +543,9 @@ def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
     except InputError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    except NoResultError as exc:
+        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
     if args.json:
         sys.stdout.write(dumps(data))
         return 0

@@ -210,8 +210,9 @@ t "" 3 "" { 1, 1 }
 
 
 def test_general_sum_tree_gets_one_verified_equilibrium(tmp_path, capsys):
-    """Not constant-sum: `symgame solve` gives one equilibrium by Lemke-Howson on the strategic form (entry
-    deterrence: the entrant enters and the incumbent shares, the subgame-perfect outcome)."""
+    """Not constant-sum: `symgame solve` gives one equilibrium by Lemke's algorithm on the sequence form (entry
+    deterrence: the entrant enters and the incumbent shares, the subgame-perfect outcome); `--all` enumerates
+    the strategic form's extreme equilibria instead."""
     import json as _json
 
     from symgame.cli import main as cli
@@ -220,6 +221,11 @@ def test_general_sum_tree_gets_one_verified_equilibrium(tmp_path, capsys):
     path.write_text(GENERAL_SUM_TREE)
     assert cli(["solve", str(path), "--json"]) == 0
     data = _json.loads(capsys.readouterr().out)
-    assert data["complete"] is False and "Lemke-Howson" in data["method"]
+    assert data["complete"] is False and "sequence form" in data["method"]
     [eq] = data["equilibria"]
     assert eq["verified"] and eq["payoffs"] == {"Entrant": "1", "Incumbent": "1"}
+    assert eq["behaviour"] == {"Entrant": {"1:1": {"out": "0", "in": "1"}}, "Incumbent": {"2:1": {"fight": "0", "share": "1"}}}
+    assert cli(["solve", str(path), "--all", "--json"]) == 0
+    every = _json.loads(capsys.readouterr().out)
+    # also "out" against fighting with probability 1 or 1/2 (the ends of a segment; not subgame perfect)
+    assert every["complete"] is True and len(every["equilibria"]) == 3
