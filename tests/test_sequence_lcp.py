@@ -121,3 +121,15 @@ def test_imperfect_recall_and_three_players_are_refused_in_one_line():
                      't "" 2 "" { 0, 1, 0 }\n')
     with pytest.raises(InputError, match="two-player"):
         sequence_lcp_solve(three)
+
+
+def test_a_tree_past_the_size_limit_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    from symgame.cli import main
+    from symgame.engine import sequence_lcp
+
+    monkeypatch.setattr(sequence_lcp, "MAX_ROWS", 5)
+    path = tmp_path / "random.efg"
+    path.write_text(random_tree(3))
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "sequence-form LCP has" in err[0] and "more than 5" in err[0]

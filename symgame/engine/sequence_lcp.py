@@ -45,8 +45,9 @@ from fractions import Fraction
 from ..errors import InputError, LimitError, NoResultError
 from ..model.gambit import GambitTree
 
-#: Largest number of LCP rows (sequences plus twice the information sets, both players, plus 4).
-MAX_ROWS = 4_000
+#: Largest number of LCP rows (both players' sequences and information sets, plus 2): the tableau is dense,
+#: rows x (2 rows + 1) exact integers, so 2,000 rows hold 8 million of them.
+MAX_ROWS = 2_000
 #: Largest number of pivots before giving up.
 MAX_PIVOTS = 50_000
 
