@@ -133,3 +133,22 @@ def test_a_tree_past_the_size_limit_is_refused_in_one_line(tmp_path, capsys, mon
     assert main(["solve", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "sequence-form LCP has" in err[0] and "more than 5" in err[0]
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(st.integers(0, 10 ** 6))
+def test_zero_sum_trees_give_the_value_of_an_independent_float_lp(seed):
+    """In a zero-sum tree every equilibrium pays the value: the exact LCP payoff equals the value of the
+    sequence-form LP solved in floating point by HiGHS (symgame.numeric.sequence_lp, other code)."""
+    import re
+
+    from symgame.model.efg import read_efg as read_zero_sum
+    from symgame.model.sequence_form import build_sequence_form
+    from symgame.numeric.sequence_lp import solve_sequence_form
+
+    text = re.sub(r"\{ (-?\d+), -?\d+ \}", lambda m: f"{{ {m.group(1)}, {-int(m.group(1))} }}", random_tree(seed))
+    eq = sequence_lcp_solve(read_efg(text))
+    assert eq.verified and eq.payoffs[0] == -eq.payoffs[1]
+    game = read_zero_sum(text)
+    value = solve_sequence_form(build_sequence_form(game)).value + float(game.offset)
+    assert abs(float(eq.payoffs[0]) - value) < 1e-9

@@ -68,8 +68,13 @@ class SequenceGame:
     payoff: tuple[dict[tuple[int, int], Fraction], dict[tuple[int, int], Fraction]]
     reach: dict[tuple[int, int], Fraction]                  # chance probability of the leaves per sequence pair
 
-    def index(self, p: int) -> dict:
-        return {s: k for k, s in enumerate(self.sequences[p])}
+    def members(self, p: int) -> dict[Key, list[int]]:
+        """Player ``p``'s sequences grouped by information set (each set's actions, in order)."""
+        out: dict[Key, list[int]] = {}
+        for k, s in enumerate(self.sequences[p]):
+            if s is not None:
+                out.setdefault(s[0], []).append(k)
+        return out
 
 
 @dataclass(frozen=True)
@@ -147,11 +152,7 @@ def sequence_game(tree: GambitTree) -> SequenceGame:
 def _constraints(game: SequenceGame, p: int) -> list[dict[int, int]]:
     """The rows of ``E`` (or ``F``) as sparse integer rows: the empty sequence, then one per information set."""
     rows: list[dict[int, int]] = [{0: 1}]
-    members: dict[Key, list[int]] = {}
-    for k, s in enumerate(game.sequences[p]):
-        if s is not None:
-            members.setdefault(s[0], []).append(k)
-    for key, seqs in members.items():
+    for key, seqs in game.members(p).items():
         row = {k: 1 for k in seqs}
         row[game.parent[p][key]] = row.get(game.parent[p][key], 0) - 1
         rows.append(row)
@@ -301,10 +302,7 @@ def sequence_regrets(game: SequenceGame, plans: tuple[tuple[Fraction, ...], tupl
             direct[mine] += u * other[theirs]
         value = sum((plans[p][k] * direct[k] for k in range(len(direct))), Fraction(0))
         children: dict[int, list[Key]] = {}
-        actions: dict[Key, list[int]] = {}
-        for k, s in enumerate(game.sequences[p]):
-            if s is not None:
-                actions.setdefault(s[0], []).append(k)
+        actions = game.members(p)
         for key, parent in game.parent[p].items():
             children.setdefault(parent, []).append(key)
         best: dict[int, Fraction] = {}
@@ -320,10 +318,7 @@ def behaviour(tree: GambitTree, game: SequenceGame, p: int, plan: tuple[Fraction
     """Player ``p``'s behaviour strategy from a realization plan, by information set name (``None`` where the
     plan never reaches the set)."""
     out: dict = {}
-    members: dict[Key, list[int]] = {}
-    for k, s in enumerate(game.sequences[p]):
-        if s is not None:
-            members.setdefault(s[0], []).append(k)
+    members = game.members(p)
     for key, parent in game.parent[p].items():
         info = tree.infosets[key]
         seqs = members[key]
