@@ -1,9 +1,12 @@
 """Unit tests of the engine modules on games small enough to solve by hand."""
+import math
 from fractions import Fraction
 
 import pytest
 import sympy as sp
 import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import symgame
 from symgame.engine import casesplit, dominance, parametric, z3terms
@@ -120,3 +123,55 @@ def test_sign_conditions_drop_factors_of_proved_constant_sign():
     rels = sorted(a.rel for a in atoms)
     assert rels == ["!=", ">="]
     assert oracle.sign(sp.Symbol("W", real=True)) == 1 and oracle.sign(sp.Symbol("p", real=True) - 2) == -1
+
+
+_P1, _P2 = sp.symbols("p1 p2", real=True)
+_QQ_P = sp.QQ[_P1, _P2]
+
+
+@st.composite
+def _polynomial_blocks(draw):
+    """A k x k block over QQ[p1, p2]: small rational coefficients, low degree, sometimes a repeated column."""
+    k = draw(st.integers(1, 5))
+    coefficient = st.fractions(min_value=-3, max_value=3, max_denominator=4)
+
+    def entry():
+        terms = draw(st.lists(st.tuples(coefficient, st.integers(0, 2), st.integers(0, 1)), max_size=3))
+        return sum((_QQ_P(sp.Rational(c.numerator, c.denominator)) * _QQ_P.gens[0] ** a * _QQ_P.gens[1] ** b
+                    for c, a, b in terms), _QQ_P.zero)
+
+    block = [[entry() for _ in range(k)] for _ in range(k)]
+    if k >= 2 and draw(st.booleans()):
+        for row in block:
+            row[1] = row[0]                      # equal columns: the bordered matrix is singular
+    return block
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(_polynomial_blocks())
+def test_indifference_solution_solves_the_bordered_system_in_lowest_terms(block):
+    """FLINT's fraction-free elimination against the equations themselves and sympy's rank over QQ(p1, p2)."""
+    from symgame.engine.support_enumeration import solve_indifference
+
+    k = len(block)
+    field = _QQ_P.get_field()
+    bordered = sp.Matrix([[field.to_sympy(field.convert(e)) for e in row] + [-1] for row in block] + [[1] * k + [0]])
+    solution = solve_indifference(_QQ_P, block)
+    if bordered.rank(simplify=True) < k + 1:
+        assert solution is None
+        return
+    assert solution is not None
+    den = field.convert(solution.denominator)
+    z = [field.convert(n) / den for n in solution.numerators]
+    w = field.convert(solution.value_numerator) / den
+    for row in block:
+        assert sum((field.convert(e) * zj for e, zj in zip(row, z)), field.zero) == w
+    assert sum(z, field.zero) == field.one
+    common = solution.denominator
+    for n in solution.numerators + (solution.value_numerator,):
+        common = _QQ_P.gcd(common, n)
+    assert common.is_ground and solution.denominator.LC > 0
+    coefficients = [c for n in solution.numerators + (solution.value_numerator, solution.denominator)
+                    for c in n.coeffs()]
+    assert all(c.denominator == 1 for c in coefficients)
+    assert math.gcd(*(int(c.numerator) for c in coefficients)) == 1

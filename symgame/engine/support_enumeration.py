@@ -15,12 +15,13 @@ domain is decided exactly afterwards (:mod:`symgame.engine.pdl_builder`).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterator
 
+import flint
 import sympy as sp
-from sympy.polys.matrices import DomainMatrix
 
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, region_is_empty
 from ..model.game import NormalFormGame
@@ -102,25 +103,75 @@ def solve_indifference(ring, block: list[list]) -> IndifferenceSolution | None:
     """Solve ``block @ z = w * 1`` with ``sum(z) = 1`` over ``ring``.
 
     Returns ``None`` when the bordered matrix is singular for all parameter
-    values (the support pair never determines a unique strategy).
+    values (the support pair never determines a unique strategy).  The answer is in lowest terms: the
+    numerators and the denominator have no common factor (integer content included) and the denominator's
+    leading coefficient is positive.  The elimination runs in FLINT's ``fmpz_mpoly`` (measured: Final
+    Jeopardy (12, 11) spent 30 s of 166 s in sympy's ``rref_den`` over QQ[p1, p2] before).
     """
     k = len(block[0])
-    rows = [list(r) + [-ring.one] for r in block] + [[ring.one] * k + [ring.zero]]
-    bordered = DomainMatrix(rows, (k + 1, k + 1), ring)
-    if bordered.rank() < k + 1:
+    rows = [list(r) + [-ring.one, ring.zero] for r in block] + [[ring.one] * k + [ring.zero, ring.one]]
+    ctx = _flint_context(ring)
+    solved = _fraction_free_solve(_integer_rows(ctx, rows))
+    if solved is None:
         return None
-    rhs = DomainMatrix([[ring.zero]] * k + [[ring.one]], (k + 1, 1), ring)
-    solution, det = bordered.solve_den(rhs)
-    column = [solution[i, 0].element for i in range(k + 1)]
+    column, det = solved
     common = det
     for entry in column:
         common = common.gcd(entry)
-    if common != 1 and not common.is_ground:
-        det = det.exquo(common)
-        column = [e.exquo(common) for e in column]
-    if det.LC < 0:
-        det, column = -det, [-e for e in column]
-    return IndifferenceSolution(tuple(column[:k]), column[k], det)
+    if (det / common).leading_coefficient() < 0:
+        common = -common
+    det = det / common
+    column = [e / common for e in column]
+    poly_ring = getattr(ring, "ring", ring)      # sympy's PolyRing behind a QQ[...] domain
+    back = [poly_ring.from_dict({m: int(c) for m, c in e.to_dict().items()}) if not e.is_zero() else ring.zero
+            for e in column + [det]]
+    return IndifferenceSolution(tuple(back[:k]), back[k], back[k + 1])
+
+
+def _flint_context(ring) -> flint.fmpz_mpoly_ctx:
+    return flint.fmpz_mpoly_ctx.get(tuple(str(g) for g in ring.symbols), "lex")
+
+
+def _integer_rows(ctx: flint.fmpz_mpoly_ctx, rows: list[list]) -> list[list[flint.fmpz_mpoly]]:
+    """Each row over QQ scaled by the lcm of its denominators (the same solutions), as FLINT polynomials."""
+    out = []
+    for row in rows:
+        terms = [dict(e) for e in row]
+        scale = math.lcm(1, *(int(c.denominator) for t in terms for c in t.values()))
+        out.append([ctx.from_dict({m: int(c.numerator) * (scale // int(c.denominator)) for m, c in t.items()})
+                    for t in terms])
+    return out
+
+
+def _fraction_free_solve(augmented: list[list[flint.fmpz_mpoly]]) -> tuple[list, flint.fmpz_mpoly] | None:
+    """Fraction-free Gauss–Jordan elimination of ``[M | b]`` over ZZ[parameters] (Bareiss's divisions).
+
+    Returns ``(d·z, d)`` with ``M z = b`` and ``d = ±det M``, or ``None`` when ``M`` is singular over the
+    field of rational functions.  After step ``k`` every entry is a minor of ``[M | b]``, so each division by
+    the previous pivot is exact (Nakos, Turner and Williams, "Fraction-free algorithms for linear and
+    polynomial equations", ACM SIGSAM Bulletin 31(3), 1997).
+    """
+    n = len(augmented)
+    m = [list(r) for r in augmented]
+    previous = None
+    for k in range(n):
+        pivot = next((i for i in range(k, n) if not m[i][k].is_zero()), None)
+        if pivot is None:
+            return None
+        m[k], m[pivot] = m[pivot], m[k]
+        pk = m[k]
+        for i in range(n):
+            if i == k:
+                continue
+            row = m[i]
+            factor = row[k]
+            for j in range(k + 1, n + 1):
+                value = pk[k] * row[j] - factor * pk[j]
+                row[j] = value if previous is None else value / previous
+            row[k] = pk[k] * 0
+        previous = pk[k]
+    assert previous is not None
+    return [m[i][n] for i in range(n)], previous
 
 
 def square_support_pairs(rows: int, cols: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
