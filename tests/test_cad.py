@@ -125,6 +125,24 @@ def test_a_disagreement_with_z3_raises(monkeypatch):
         satisfiable(ctx, [p1 > 2])
 
 
+def test_a_rational_witness_is_checked_by_substitution_and_a_wrong_one_raises(monkeypatch):
+    import sympy as sp
+
+    import symgame.model.decide as decide
+
+    domain = Domain((parse_domain("p1", "[0, 1]"), parse_domain("p2", "[0, 1]")))
+    ctx = Z3Context(domain)
+    p1, p2 = ctx.vars["p1"], ctx.vars["p2"]
+    answer = satisfiable(ctx, [p1 + p2 > 1, p1 < p2])
+    point = {k: sp.Rational(v) for k, v in answer.point.items()}
+    assert answer.satisfiable is Decision.TRUE and point["p1"] + point["p2"] > 1 and point["p1"] < point["p2"]
+    assert ctx.stats["witness_checked"] == 1 and ctx.stats["z3_agreed"] == 0
+    wrong = decide.Witness(Decision.TRUE, {"p1": sp.Rational(1, 4), "p2": sp.Rational(1, 2)})
+    monkeypatch.setattr(decide, "_cad_satisfiable", lambda *args: wrong)
+    with pytest.raises(decide.DecisionConflict):
+        satisfiable(ctx, [p1 + p2 > 1])
+
+
 def test_z3_only_bypasses_the_cad_and_answers_the_same():
     from symgame.model.decide import z3_only
 

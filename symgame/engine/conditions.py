@@ -21,14 +21,13 @@ class SignOracle:
     def __init__(self, ctx: Z3Context, timeout_ms: int = 5_000):
         self.ctx = ctx
         self.timeout_ms = timeout_ms
-        self._cache: dict[str, int] = {}
+        self._cache: dict[sp.Expr, int] = {}
 
     def sign(self, factor: sp.Expr) -> int:
         """``1`` if ``factor > 0`` on the domain, ``-1`` if ``< 0``, else ``0``."""
-        key = sp.srepr(factor)
-        if key not in self._cache:
-            self._cache[key] = self._decide_sign(factor)
-        return self._cache[key]
+        if factor not in self._cache:       # sympy expressions hash and compare structurally
+            self._cache[factor] = self._decide_sign(factor)
+        return self._cache[factor]
 
     def _decide_sign(self, factor: sp.Expr) -> int:
         term = self.ctx.term(factor)

@@ -1,8 +1,9 @@
 """Exact decisions about regions: a plane CAD for one or two parameters, z3 beyond.
 
 With one or two real parameters every question is decided by the cylindrical algebraic
-decomposition of :mod:`symgame.model.cad`, which cannot time out; z3 gives a second opinion within
-:data:`SECOND_OPINION_MS` and a disagreement is an error, never a silent choice.  With more
+decomposition of :mod:`symgame.model.cad`, which cannot time out; a rational witness is checked by exact
+substitution and every other answer gets z3's second opinion within :data:`SECOND_OPINION_MS`; a
+disagreement is an error, never a silent choice.  With more
 parameters, or integer ones, z3's ``nlsat`` decides (a complete procedure for existential formulas
 over the reals, so ``sat``/``unsat`` is a proof); when it gives up (timeout, or integer parameters
 that make the problem undecidable in general) the answer is :attr:`Decision.UNDECIDED`: symgame
@@ -67,7 +68,7 @@ class Z3Context:
         if 1 <= len(domain.names) <= 2 and not self.integer_names:
             self.plane = Plane(domain.names)
             self._translator = Z3Translator(self.plane)
-        self.stats = {"cad": 0, "z3": 0, "z3_agreed": 0, "z3_gave_up": 0}
+        self.stats = {"cad": 0, "z3": 0, "z3_agreed": 0, "z3_gave_up": 0, "witness_checked": 0}
 
     def term(self, expr: sp.Expr) -> z3.ArithRef:
         """A polynomial with rational coefficients as a z3 real term (cached).
@@ -140,8 +141,8 @@ def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Witness:
     """Decide whether domain ∧ formulas has a solution; return a witness if so.
 
-    With one or two real parameters the plane CAD decides (no timeout) and z3, given
-    :data:`SECOND_OPINION_MS`, checks the answer.  The witness is always the CAD's (a simple rational
+    With one or two real parameters the plane CAD decides (no timeout); a rational witness of a satisfiable
+    answer is checked by exact substitution, and any other answer by z3 given :data:`SECOND_OPINION_MS`.  The witness is always the CAD's (a simple rational
     point of a full-dimensional cell when there is one), never z3's: whether z3 answers within its
     budget depends on the machine's load, and the outputs must not.
     """
@@ -150,6 +151,12 @@ def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
         cad = _cad_satisfiable(ctx, formulas)
         if cad is not None:
             ctx.stats["cad"] += 1
+            checked = _witness_holds(ctx, formulas, cad)
+            if checked is False:
+                raise DecisionConflict(f"the plane CAD's witness {cad.point} does not satisfy {z3.And(formulas)}")
+            if checked:
+                ctx.stats["witness_checked"] += 1
+                return cad
             second = _z3_satisfiable(ctx, formulas, min(timeout_ms, SECOND_OPINION_MS))
             if second.satisfiable is Decision.UNDECIDED:
                 ctx.stats["z3_gave_up"] += 1
@@ -161,6 +168,23 @@ def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
             return cad
     ctx.stats["z3"] += 1
     return _z3_satisfiable(ctx, formulas, timeout_ms)
+
+
+def _witness_holds(ctx: Z3Context, formulas: list[z3.BoolRef], answer: Witness) -> bool | None:
+    """For a satisfiable answer with a rational witness, whether the witness satisfies domain ∧ formulas, by
+    exact substitution (a check of the CAD that cannot time out, in place of z3's second opinion); ``None``
+    when there is nothing to substitute (an empty answer, an algebraic witness) or z3's simplifier does not
+    reduce the formula to a constant."""
+    if answer.satisfiable is not Decision.TRUE or not answer.point \
+            or not all(isinstance(v, sp.Rational) for v in answer.point.values()):
+        return None
+    pairs = [(ctx.vars[name], z3.RealVal(f"{v.p}/{v.q}")) for name, v in answer.point.items() if name in ctx.vars]
+    value = z3.simplify(z3.substitute(z3.And([ctx.domain_formula()] + formulas), *pairs))
+    if z3.is_true(value):
+        return True
+    if z3.is_false(value):
+        return False
+    return None
 
 
 def _cad_satisfiable(ctx: Z3Context, formulas: list[z3.BoolRef]) -> Witness | None:
