@@ -4,6 +4,9 @@ Run: python3 benchmarks/bench_jeopardy.py [--quick | --near-ties [X1,X2 ...] [--
 All timings are measured in this process; ratios compare methods run side by side.
 ``--near-ties``: (8,7), (10,9), (12,11), (20,19) derived and certified with the plane CAD (z3 as a second
 opinion), then with z3 alone (the path before the CAD), each in its own process with a time limit.
+``--linear-algebra [X1,X2]``: the indifference systems of random support pairs of that game solved by FLINT's
+fraction-free elimination (``symgame.engine.support_enumeration.solve_indifference``) against the sympy
+``DomainMatrix.solve_den`` baseline it replaced, same process, same systems, answers compared.
 """
 import multiprocessing as mp
 import sys
@@ -111,8 +114,54 @@ def near_ties(pairs=((8, 7), (10, 9), (12, 11), (20, 19)), limit: float = 1800, 
                       flush=True)
 
 
+def _sympy_solve(ring, block):
+    """The baseline: sympy's fraction-free ``solve_den`` over QQ[p1, p2] (symgame's code before FLINT)."""
+    from sympy.polys.matrices import DomainMatrix
+
+    k = len(block[0])
+    rows = [list(r) + [-ring.one] for r in block] + [[ring.one] * k + [ring.zero]]
+    bordered = DomainMatrix(rows, (k + 1, k + 1), ring)
+    if bordered.rank() < k + 1:
+        return None
+    rhs = DomainMatrix([[ring.zero]] * k + [[ring.one]], (k + 1, 1), ring)
+    solution, det = bordered.solve_den(rhs)
+    return [solution[i, 0].element for i in range(k + 1)], det
+
+
+def linear_algebra(scores=(12, 11), pairs_per_size: int = 6, seed: int = 7) -> None:
+    import random
+
+    from symgame.engine.support_enumeration import RingMatrices, solve_indifference
+
+    game = build_game(*scores)
+    poly = RingMatrices.from_game(game)
+    field = poly.ring.get_field()
+    rows, cols = game.shape
+    rng = random.Random(seed)
+    print(f"({scores[0]},{scores[1]}): indifference systems of random support pairs, FLINT against sympy")
+    print(" k  systems  sympy (s)  FLINT (s)  ratio")
+    for k in range(2, min(rows, cols) + 1):
+        blocks = []
+        for _ in range(pairs_per_size):
+            r, c = sorted(rng.sample(range(rows), k)), sorted(rng.sample(range(cols), k))
+            blocks.append([[poly.a[i][j] for j in c] for i in r])
+        old, t_old = timed(lambda: [_sympy_solve(poly.ring, b) for b in blocks])
+        new, t_new = timed(lambda: [solve_indifference(poly.ring, b) for b in blocks])
+        for o, n in zip(old, new):      # the same solutions (as rational functions), or both singular
+            assert (o is None) == (n is None)
+            if o is not None:
+                column, det = o
+                assert all(field.convert(e) / field.convert(det) == field.convert(m) / field.convert(n.denominator)
+                           for e, m in zip(column, n.numerators + (n.value_numerator,)))
+        print(f"{k:2d}  {len(blocks):7d}  {t_old:9.3f}  {t_new:9.3f}  {t_old / t_new:5.1f}x", flush=True)
+
+
 if __name__ == "__main__":
-    if "--near-ties" in sys.argv:
+    if "--linear-algebra" in sys.argv:
+        args = sys.argv[sys.argv.index("--linear-algebra") + 1:]
+        chosen = [tuple(int(v) for v in a.split(",")) for a in args if "," in a]
+        linear_algebra(chosen[0] if chosen else (12, 11))
+    elif "--near-ties" in sys.argv:
         # --near-ties [X1,X2 ...] [--limit S] [--z3-limit S]
         args = sys.argv[sys.argv.index("--near-ties") + 1:]
         chosen = tuple(tuple(int(v) for v in a.split(",")) for a in args if "," in a)

@@ -123,9 +123,9 @@ class RationalFunctions:
 
 
 def equilibrium_requirements(game: NormalFormGame, profile: Profile,
-                             functions: RationalFunctions) -> list[tuple[str, object, str]]:
+                             functions: RationalFunctions) -> list[tuple[str, RationalFunction, str]]:
     """``(description, f, rel)`` meaning ``f rel 0`` is required, ``f`` in QQ(parameters)."""
-    reqs: list[tuple[str, object, str]] = []
+    reqs: list[tuple[str, RationalFunction, str]] = []
     zero, one = functions.zero, functions.one
     strategies = [[functions(p) for p in s] for s in profile.strategies]
     for player, s in zip(game.players, strategies):
