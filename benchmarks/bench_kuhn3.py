@@ -18,6 +18,13 @@ jack always folds when facing a bet).  For each level, at the standard pot P = 3
 
 The projection covers the search only; each surviving case is then solved exactly
 (:func:`symgame.engine.atlas.analyse_case`), at the per-case cost measured on Billingham's level.
+
+``--dominance``: the lever "dominated actions proved once for all P", measured on the whole game: for every
+free frequency ``x`` of player ``i``, z3 decides whether ``g_x = dE_i/dx`` keeps one sign (``<= 0`` or ``>= 0``)
+on the whole strategy box, at P = 3 and for all P >= 2, iterated until nothing more is fixed.  Such an ``x`` is
+weakly dominated: fixing it keeps every equilibrium up to play at information sets that are then never
+reached (``g_x`` vanishes there) -- Billingham's restrictions are of this kind.  Check: freeing the trivial
+"an ace calls" frequencies, this finds them again.
 """
 from __future__ import annotations
 
@@ -156,8 +163,69 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
+def _z3_poly(poly, variables: dict):
+    import z3
+
+    total = z3.RealVal(0)
+    for monomial, coefficient in poly.terms():
+        term = z3.RealVal(str(coefficient))
+        for generator, exponent in zip(poly.gens, monomial):
+            for _ in range(exponent):
+                term = term * variables[str(generator)]
+        total = total + term
+    return total
+
+
+def dominance(pot: str, timeout_ms: int = 20_000) -> dict[str, int]:
+    """Frequencies of the whole game fixed by a derivative of constant sign on the box, iterated (exact: z3)."""
+    import z3
+
+    fixed = dict(levels(kuhn3.build_game(4).variables)[-1][1])
+    trivial = len(fixed)
+    changed = True
+    while changed:
+        changed = False
+        game = kuhn3.build_game(4, fixed)
+        names = {n: z3.Real(n) for n in game.variables}
+        names["P"] = z3.Real("P")
+        box = [c for n in game.variables for c in (names[n] >= 0, names[n] <= 1)]
+        box.append(names["P"] >= 2 if pot == "all" else names["P"] == z3.RealVal(pot))
+        for x, g in game.derivatives.items():
+            g_z3 = _z3_poly(g, names)
+            verdicts = []
+            for holds in (g_z3 > 0, g_z3 < 0):     # unsat: g <= 0 everywhere, resp. g >= 0 everywhere
+                solver = z3.Solver()
+                solver.set("timeout", timeout_ms)
+                solver.add(*box, holds)
+                verdicts.append(solver.check())
+            if z3.unknown in verdicts:
+                print(f"  {x}: undecided within {timeout_ms} ms")
+            elif verdicts[0] == z3.unsat or verdicts[1] == z3.unsat:
+                fixed[x] = 0 if verdicts[0] == z3.unsat else 1
+                changed = True
+                print(f"  {x} = {fixed[x]}: its derivative never has the other sign on the box")
+    free = len(kuhn3.build_game(4, fixed).variables)
+    label = "P >= 2" if pot == "all" else f"P = {pot}"
+    print(f"{label}: {len(fixed) - trivial} frequencies fixed beyond the {trivial} trivial ones; {free} stay free")
+    return fixed
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if "--dominance" in args:
+        probes = int(args[args.index("--probes") + 1]) if "--probes" in args else 200
+        for pot in ("3", "all"):
+            reduced = dominance(pot)
+        game = kuhn3.build_game(4, reduced)
+        structure = detect_structure(game)
+        nodes, survivors, per_node = knuth_estimate(CaseSearch(game, structure, [STANDARD]), probes)
+        projected = nodes * 3 * per_node
+        print(f"whole game after the dominance pass: {len(game.variables)} free, leaders/responders "
+              f"{len(structure.leaders)}/{len(structure.responders)}, raw cases 3^{len(game.variables)} = "
+              f"{3 ** len(game.variables):.2e}; Knuth ({probes} probes): {nodes:.2e} surviving nodes, "
+              f"{survivors:.2e} surviving cases; projected {_duration(projected)} on 1 core, "
+              f"{_duration(projected / CLUSTER)} on {CLUSTER}")
+        sys.exit(0)
     budget = float(args[args.index("--budget") + 1]) if "--budget" in args else 120.0
     probes = int(args[args.index("--probes") + 1]) if "--probes" in args else 200
     main(budget, probes)
