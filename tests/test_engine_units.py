@@ -175,3 +175,35 @@ def test_indifference_solution_solves_the_bordered_system_in_lowest_terms(block)
                     for c in n.coeffs()]
     assert all(c.denominator == 1 for c in coefficients)
     assert math.gcd(*(int(c.numerator) for c in coefficients)) == 1
+
+
+@st.composite
+def _rational_expressions(draw):
+    """A quotient of two small polynomials in p1, p2 with rational coefficients (denominator not zero)."""
+    coefficient = st.fractions(min_value=-3, max_value=3, max_denominator=3)
+
+    def poly():
+        terms = draw(st.lists(st.tuples(coefficient, st.integers(0, 2), st.integers(0, 2)), min_size=1, max_size=3))
+        return sum((sp.Rational(c.numerator, c.denominator) * _P1 ** a * _P2 ** b for c, a, b in terms), sp.Integer(0))
+
+    numer, denom = poly(), poly()
+    if denom == 0:
+        denom = sp.Integer(1)
+    return numer / denom
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(_rational_expressions(), _rational_expressions(), _rational_expressions())
+def test_certificate_rational_functions_agree_with_sympy(a, b, c):
+    """The FLINT fraction field of the certificates against sympy's ``cancel`` on (a + b)·c − a, in lowest terms."""
+    from symgame.verify.certify import RationalFunctions
+
+    functions = RationalFunctions(["p1", "p2"])
+    value = (functions(a) + functions(b)) * functions(c) - functions(a)
+    expected = sp.cancel((a + b) * c - a)
+    got = functions.to_sympy(value.numer) / functions.to_sympy(value.denom)
+    assert sp.cancel(got - expected) == 0
+    assert bool(value) == (expected != 0)
+    common = value.numer.gcd(value.denom)
+    assert common.is_constant() and int(common.leading_coefficient()) in (1, -1)
+    assert int(value.denom.leading_coefficient()) > 0
