@@ -163,22 +163,11 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
-def _z3_poly(poly, variables: dict):
-    import z3
-
-    total = z3.RealVal(0)
-    for monomial, coefficient in poly.terms():
-        term = z3.RealVal(str(coefficient))
-        for generator, exponent in zip(poly.gens, monomial):
-            for _ in range(exponent):
-                term = term * variables[str(generator)]
-        total = total + term
-    return total
-
-
 def dominance(pot: str, timeout_ms: int = 20_000) -> dict[str, int]:
     """Frequencies of the whole game fixed by a derivative of constant sign on the box, iterated (exact: z3)."""
     import z3
+
+    from symgame.engine.z3terms import polynomial_term
 
     fixed = dict(levels(kuhn3.build_game(4).variables)[-1][1])
     trivial = len(fixed)
@@ -191,7 +180,7 @@ def dominance(pot: str, timeout_ms: int = 20_000) -> dict[str, int]:
         box = [c for n in game.variables for c in (names[n] >= 0, names[n] <= 1)]
         box.append(names["P"] >= 2 if pot == "all" else names["P"] == z3.RealVal(pot))
         for x, g in game.derivatives.items():
-            g_z3 = _z3_poly(g, names)
+            g_z3 = polynomial_term(g, [names[str(v)] for v in g.gens])
             verdicts = []
             for holds in (g_z3 > 0, g_z3 < 0):     # unsat: g <= 0 everywhere, resp. g >= 0 everywhere
                 solver = z3.Solver()
