@@ -635,7 +635,7 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
     """
     from .engine.enummixed import enummixed_solve
     from .errors import LimitError
-    from .model.gambit import GambitError, load_efg, tree_to_strategic
+    from .model.gambit import GambitError, GambitLimitError, load_efg, tree_to_strategic
 
     try:
         tree = load_efg(path)
@@ -646,8 +646,8 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
         return sequence_lcp_json(tree)
     try:
         form = tree_to_strategic(tree, source=str(path))
-    except GambitError as exc:
-        if two_player_recall and "pure profiles" in str(exc):
+    except GambitLimitError as exc:
+        if two_player_recall:
             return sequence_lcp_json(tree)
         raise InputError(str(exc)) from None
     if len(tree.players) != 2:

@@ -24,3 +24,7 @@ class NoResultError(SymgameError, RuntimeError):
 
 class LimitError(InputError):
     """An input beyond a documented size limit (the message names the limit)."""
+
+
+class NumericSolverError(SymgameError, RuntimeError):
+    """A floating-point solver (HiGHS, nashpy) that did not reach an answer within its tolerance."""

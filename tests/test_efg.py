@@ -229,3 +229,33 @@ def test_general_sum_tree_gets_one_verified_equilibrium(tmp_path, capsys):
     every = _json.loads(capsys.readouterr().out)
     # also "out" against fighting with probability 1 or 1/2 (the ends of a segment; not subgame perfect)
     assert every["complete"] is True and len(every["equilibria"]) == 3
+
+
+def test_a_tree_too_large_for_its_strategic_form_is_solved_on_its_sequence_form(tmp_path):
+    from symgame.api import tree_equilibria_json
+    from symgame.errors import LimitError
+    from symgame.model.gambit import GambitLimitError, load_efg, tree_to_strategic
+
+    # player 2 picks one of 17 doors, player 1 then guesses left or right at each: 17 * 2**17 pure profiles
+    lines = ['EFG 2 R "doors" { "P1" "P2" }', '""',
+             'p "" 2 1 "" { ' + " ".join(f'"d{k}"' for k in range(17)) + ' } 0']
+    outcome = 0
+    for k in range(17):
+        lines.append(f'p "" 1 {k + 1} "" {{ "L" "R" }} 0')
+        for guess in range(2):
+            outcome += 1
+            win = 1 if guess == k % 2 else -1
+            lines.append(f't "" {outcome} "" {{ {win}, {-win} }}')
+    path = tmp_path / "doors.efg"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LimitError):
+        tree_to_strategic(load_efg(path))
+    assert issubclass(GambitLimitError, LimitError)
+    found = tree_equilibria_json(path, every=True)
+    assert found["method"].startswith("sequence form") and found["complete"] is False
+    # player 1 guesses every door's parity right: value 1 to player 1
+    (eq,) = found["equilibria"]
+    assert eq["verified"] and eq["payoffs"] == {"P1": "1", "P2": "-1"}
+    # door k (information set 1:k+1) hides a win on "L" when k is even: player 1 always guesses right
+    assert eq["behaviour"]["P1"] == {f"1:{k + 1}": {"L": "1" if k % 2 == 0 else "0", "R": "0" if k % 2 == 0 else "1"}
+                                     for k in range(17)}

@@ -75,8 +75,13 @@ def compute_pair(pair: tuple[int, int]) -> dict[str, Any]:
 
 
 def _job(pair: tuple[int, int]) -> tuple[tuple[int, int], dict[str, Any], float]:
+    """One pair in a worker; an unexpected failure is reported for that pair (and not cached) instead of
+    stopping the pool and losing the pairs in flight."""
     start = time.perf_counter()
-    data = compute_pair(pair)
+    try:
+        data = compute_pair(pair)
+    except Exception as exc:  # noqa: BLE001 - reported per pair, never cached
+        data = {"scores": list(pair), "error": f"crashed: {type(exc).__name__}: {exc}", "crashed": True}
     return pair, data, time.perf_counter() - start
 
 
@@ -103,8 +108,10 @@ def sweep(directory: Path | None, max_score: int, recompute: bool = False, worke
             for pair, data, seconds in pool.imap_unordered(_job, todo):
                 results[part_name(pair)] = data
                 if progress is not None:
-                    progress(f"{part_name(pair)} (certificate: {data.get('certificate', 'no result')})", seconds)
-                if cache is not None:
+                    status = data["error"] if "crashed" in data else \
+                        f"certificate: {data.get('certificate', 'no result')}"
+                    progress(f"{part_name(pair)} ({status})", seconds)
+                if cache is not None and "crashed" not in data:
                     cache.put(part_name(pair), pair_key(pair), data)
                     cache.save()
     return {part_name(p): results[part_name(p)] for p in pairs}

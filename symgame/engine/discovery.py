@@ -5,12 +5,16 @@ Naive support enumeration derives every equal-size support pair, which is
 Here a numeric solver proposes support pairs at sample points; each
 proposal is derived exactly (:class:`~symgame.engine.support_enumeration.BranchSolver`);
 then z3 looks for a point of the domain not covered by any derived region.
-If there is one, its kernels are proposed and derived, and the loop repeats.
+If there is one, its kernels are proposed and derived, and the loop repeats:
+first the floating-point proposals there, then (when none of them is new and
+valid) proposals asked at the exact rational point, which a zero-sum game's
+finder (:func:`symgame.numeric.kernels.game_kernels`) checks in rationals.
 The result is exact and its cover is proved; sampling only steers the search.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable, Mapping, Sequence
 
 import sympy as sp
@@ -53,7 +57,8 @@ def discover_branches(game: NormalFormGame, points: Sequence[Mapping[str, float]
     points : sequence of dict
         Floating-point parameter points where ``find_kernels`` is asked.
     find_kernels : callable
-        ``(game, point) -> [(rows, cols), ...]`` numeric proposals.
+        ``(game, point, limit) -> [(rows, cols), ...]`` proposals; ``point`` holds floats, or
+        :class:`~fractions.Fraction` values at a coverage gap's exact point.
     max_rounds : int
         Limit on coverage-gap rounds; when reached the coverage is reported
         as it stands (``undecided`` or refuted with a witness).
@@ -89,10 +94,17 @@ def discover_branches(game: NormalFormGame, points: Sequence[Mapping[str, float]
         rounds += 1
         gap = {k: float(sp.N(v, 30)) for k, v in coverage.witness.items()}
         if derive(find_kernels(game, gap, GAP_KERNELS)) == 0 and \
+                derive(find_kernels(game, _rational_point(coverage.witness), GAP_KERNELS)) == 0 and \
                 derive(_neighbour_kernels(game, gap, find_kernels)) == 0:
             break
     stats = DiscoveryStats(len(points), proposed, len(branches), rounds)
     return Discovery(tuple(order_branches(branches)), coverage, stats)
+
+
+def _rational_point(witness: Mapping[str, sp.Expr]) -> dict[str, Fraction]:
+    """The witness itself when rational, else a rational within 1e-30 of it (a proposal point only)."""
+    return {k: Fraction(int(v.p), int(v.q)) if isinstance(v, sp.Rational) else Fraction(str(sp.N(v, 30)))
+            for k, v in witness.items()}
 
 
 def _neighbour_kernels(game: NormalFormGame, point: Mapping[str, float],

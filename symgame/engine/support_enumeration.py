@@ -15,7 +15,6 @@ domain is decided exactly afterwards (:mod:`symgame.engine.pdl_builder`).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterator
@@ -24,6 +23,7 @@ import flint
 import sympy as sp
 
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, region_is_empty
+from ..model.flintpoly import integer_polynomials
 from ..model.game import NormalFormGame
 from ..model.pdl import Profile
 from ..model.region import Atom, Region, normalise_atoms
@@ -134,13 +134,7 @@ def _flint_context(ring) -> flint.fmpz_mpoly_ctx:
 
 def _integer_rows(ctx: flint.fmpz_mpoly_ctx, rows: list[list]) -> list[list[flint.fmpz_mpoly]]:
     """Each row over QQ scaled by the lcm of its denominators (the same solutions), as FLINT polynomials."""
-    out = []
-    for row in rows:
-        terms = [dict(e) for e in row]
-        scale = math.lcm(1, *(int(c.denominator) for t in terms for c in t.values()))
-        out.append([ctx.from_dict({m: int(c.numerator) * (scale // int(c.denominator)) for m, c in t.items()})
-                    for t in terms])
-    return out
+    return [integer_polynomials(ctx, [dict(e) for e in row]) for row in rows]
 
 
 def _fraction_free_solve(augmented: list[list[flint.fmpz_mpoly]]) -> tuple[list, flint.fmpz_mpoly] | None:

@@ -38,7 +38,7 @@ from math import prod
 from pathlib import Path
 from typing import Sequence
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
 
 MAX_BYTES = 50_000_000
 MAX_NODES = 2_000_000
@@ -52,6 +52,10 @@ _TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|([{},])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[e
 
 class GambitError(InputError):
     """A Gambit file that cannot be read (or a game that cannot be written); one line for the user."""
+
+
+class GambitLimitError(GambitError, LimitError):
+    """A Gambit game beyond a documented size (for instance a strategic form with too many pure profiles)."""
 
 
 # --------------------------------------------------------------------------- tokens
@@ -607,13 +611,13 @@ def tree_to_strategic(tree: GambitTree, max_profiles: int = 100_000, source: str
     """The strategic form of a tree: a pure strategy names one action at each of the player's information sets
     (in the order of their numbers), and a profile's payoffs are expected over chance.
 
-    Raises :class:`GambitError` when the number of pure profiles exceeds ``max_profiles``.
+    Raises :class:`GambitLimitError` when the number of pure profiles exceeds ``max_profiles``.
     """
     sets = {p: sorted(k for k in tree.infosets if k[0] == p) for p in range(1, len(tree.players) + 1)}
     counts = {p: [len(tree.infosets[k].actions) for k in keys] for p, keys in sets.items()}
     sizes = [prod(c) for c in counts.values()]
     if prod(sizes) > max_profiles:
-        raise GambitError(f"{source}: the strategic form has {prod(sizes)} pure profiles (more than {max_profiles})")
+        raise GambitLimitError(f"{source}: the strategic form has {prod(sizes)} pure profiles (more than {max_profiles})")
     strategies = []
     for p, keys in sets.items():
         names = []

@@ -6,10 +6,13 @@ every proposed pair is derived exactly and the final cover is proved.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import combinations
+from typing import Mapping
 
 import numpy as np
 
+from ..errors import NumericSolverError
 from .solvers import bimatrix_equilibria, solve_zero_sum_lp
 
 Kernel = tuple[tuple[int, ...], tuple[int, ...]]
@@ -22,23 +25,88 @@ def zero_sum_kernels(a: np.ndarray, tol: float = 1e-7, limit: int = 40) -> list[
     and ``supp(y) ⊆ J ⊆ {columns optimal against x}``; at a nondegenerate
     point there is exactly one.  Candidates are checked numerically (the
     bordered system is solved and must give an equilibrium) before being
-    returned, smallest first, at most ``limit`` of them.
+    returned, smallest first, at most ``limit`` of them.  When HiGHS cannot
+    solve the LP there are no proposals (a proposal only steers the search).
     """
-    sol = solve_zero_sum_lp(a)
+    return list(_lp_candidates(a, tol, 1.0, limit,
+                               lambda rows, cols: _kernel_is_equilibrium(a, -a, rows, cols, tol)))
+
+
+def exact_zero_sum_kernels(exact: list[list], a: np.ndarray, limit: int = 40,
+                           tol: float = 1e-6) -> list[Kernel]:
+    """Kernels of a zero-sum game that are exact equilibria at a rational point.
+
+    The candidates are those of :func:`zero_sum_kernels` with the looser tolerance ``tol``
+    (a degenerate point has optimal rows and columns that HiGHS reports only approximately);
+    each is kept only if its bordered system, solved in rationals, gives an exact equilibrium
+    of ``exact`` (the payoffs at the point, ``fmpq`` or :class:`~fractions.Fraction`).  By
+    Shapley and Snow ("Basic solutions of discrete games", Contributions to the Theory of
+    Games I, Annals of Mathematics Studies 24, 1950, Theorem 1) every extreme optimal pair is
+    the solution of such a square nonsingular system, so an exact kernel exists at every point.
+    """
+    import flint
+
+    rows_all = [[flint.fmpq(v.numerator, v.denominator) if isinstance(v, Fraction) else flint.fmpq(v)
+                 for v in row] for row in exact]
+    scale = max(1.0, float(np.abs(a).max()))
+    return list(_lp_candidates(a, tol, scale, limit, lambda rows, cols: _exact_kernel(rows_all, rows, cols)))
+
+
+def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, accept):
+    try:
+        sol = solve_zero_sum_lp(a)
+    except NumericSolverError:
+        return
     x, y, v = sol.row_strategy, sol.col_strategy, sol.value
-    rows_tight = np.flatnonzero(a @ y >= v - tol)
-    cols_tight = np.flatnonzero(x @ a <= v + tol)
+    rows_tight = np.flatnonzero(a @ y >= v - tol * scale)
+    cols_tight = np.flatnonzero(x @ a <= v + tol * scale)
     rows_used = set(np.flatnonzero(x > tol).tolist())
     cols_used = set(np.flatnonzero(y > tol).tolist())
-    kernels: list[Kernel] = []
+    found = 0
     for size in range(1, min(len(rows_tight), len(cols_tight)) + 1):
         for rows in _supersets(rows_used, rows_tight, size):
             for cols in _supersets(cols_used, cols_tight, size):
-                if _kernel_is_equilibrium(a, -a, rows, cols, tol):
-                    kernels.append((rows, cols))
-                    if len(kernels) >= limit:
-                        return kernels
-    return kernels
+                if accept(rows, cols):
+                    yield rows, cols
+                    found += 1
+                    if found >= limit:
+                        return
+
+
+def _exact_kernel(a: list[list], rows: tuple[int, ...], cols: tuple[int, ...]) -> bool:
+    """Whether the bordered systems of ``(rows, cols)`` give an exact equilibrium of ``a``."""
+    import flint
+
+    k = len(rows)
+
+    def solve(block):
+        m = flint.fmpq_mat(k + 1, k + 1)
+        for i in range(k):
+            for j in range(k):
+                m[i, j] = block[i][j]
+            m[i, k] = -1
+            m[k, i] = 1
+        rhs = flint.fmpq_mat(k + 1, 1)
+        rhs[k, 0] = 1
+        try:
+            z = m.solve(rhs)
+        except ZeroDivisionError:
+            return None
+        return [z[i, 0] for i in range(k + 1)]
+
+    col = solve([[a[i][j] for j in cols] for i in rows])
+    row = solve([[-a[i][j] for i in rows] for j in cols])
+    if col is None or row is None or any(p < 0 for p in col[:-1]) or any(p < 0 for p in row[:-1]):
+        return False
+    value = col[-1]
+    if -row[-1] != value:
+        return False
+    y = dict(zip(cols, col[:-1]))
+    x = dict(zip(rows, row[:-1]))
+    n_rows, n_cols = len(a), len(a[0])
+    if any(sum((a[i][j] * p for j, p in y.items()), flint.fmpq(0)) > value for i in range(n_rows)):
+        return False
+    return all(sum((a[i][j] * p for i, p in x.items()), flint.fmpq(0)) >= value for j in range(n_cols))
 
 
 def bimatrix_kernels(a: np.ndarray, b: np.ndarray, tol: float = 1e-7) -> list[Kernel]:
@@ -92,12 +160,17 @@ def _kernel_is_equilibrium(a: np.ndarray, b: np.ndarray, rows: tuple[int, ...], 
     return bool((a @ y).max() <= col[-1] + 1e-6 and (x @ b).max() <= row[-1] + 1e-6)
 
 
-def game_kernels(game, point, limit: int = 1) -> list[Kernel]:
-    """Numeric kernel proposals for a :class:`NormalFormGame` at ``point``.
+def game_kernels(game, point: Mapping[str, float | Fraction], limit: int = 1) -> list[Kernel]:
+    """Kernel proposals for a :class:`NormalFormGame` at ``point``.
 
-    ``limit`` bounds the number of zero-sum proposals (smallest first).
+    ``limit`` bounds the number of zero-sum proposals (smallest first).  When every value of
+    ``point`` is a :class:`~fractions.Fraction`, a zero-sum game's proposals are exact
+    equilibria there (:func:`exact_zero_sum_kernels`); otherwise they are checked in floating point.
     """
+    exact = all(isinstance(v, Fraction) for v in point.values())
     matrices = game.payoffs_numeric(point)
+    if exact and game.zero_sum and len(matrices) == 2:
+        return exact_zero_sum_kernels(game.payoffs_at(point)[0], matrices[0], limit=limit)
     if len(matrices) == 1:
         values = matrices[0].ravel()
         return [((int(i),), (0,)) for i in np.flatnonzero(values >= values.max() - 1e-9)]

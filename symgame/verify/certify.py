@@ -9,7 +9,6 @@ independent of how the PDL was obtained (engine or paper).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -18,6 +17,7 @@ import sympy as sp
 import z3
 
 from ..model.decide import Decision, Z3Context, satisfiable
+from ..model.flintpoly import integer_polynomials
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Profile
 
@@ -108,13 +108,9 @@ class RationalFunctions:
     def __call__(self, expr: sp.Expr) -> RationalFunction:
         if expr not in self._cache:
             element = self.field.from_sympy(expr)
-            numer, denom = dict(element.numer), dict(element.denom)
-            scale = math.lcm(1, *(int(c.denominator) for c in list(numer.values()) + list(denom.values())))
-            self._cache[expr] = RationalFunction(self._integer(numer, scale), self._integer(denom, scale))
+            numer, denom = integer_polynomials(self.context, [dict(element.numer), dict(element.denom)])
+            self._cache[expr] = RationalFunction(numer, denom)
         return self._cache[expr]
-
-    def _integer(self, terms: dict, scale: int) -> flint.fmpz_mpoly:
-        return self.context.from_dict({m: int(c.numerator) * (scale // int(c.denominator)) for m, c in terms.items()})
 
     def to_sympy(self, poly: flint.fmpz_mpoly) -> sp.Expr:
         """``poly`` as a sympy expression in the parameters."""

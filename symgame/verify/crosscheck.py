@@ -16,6 +16,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import z3
 
+from ..errors import NumericSolverError
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.game import NormalFormGame
 from ..model.parameters import finite_window
@@ -55,7 +56,7 @@ class CrossCheckReport:
 
     @property
     def numeric_skipped(self) -> int:
-        """Points where no float solver could be run (payoffs beyond floating point)."""
+        """Points where no float solver could be run or answer (payoffs beyond floating point)."""
         return sum(c.numeric_skipped for c in self.checks)
 
     def rules_hit(self) -> list[int]:
@@ -118,7 +119,8 @@ def numeric_agreement(game: NormalFormGame, point: Point,
 
     The solver sees the exact payoffs at ``point``, each player's scaled by a power of two (no
     overflow); when they span more than floating point can compare, the answer is ``None`` with the
-    note :data:`SKIPPED` (the exact checks stand on their own).
+    note :data:`SKIPPED` (the exact checks stand on their own); likewise when HiGHS reports no
+    solution within its tolerance (the note says so).
     """
     matrices = solvers.float_matrices(game.payoffs_at(point), common=game.zero_sum)
     if matrices is None:
@@ -130,7 +132,10 @@ def numeric_agreement(game: NormalFormGame, point: Point,
     y = np.array([float(p) for p in strategies[1]])
     a, b = matrices
     if game.zero_sum:
-        lp = solvers.solve_zero_sum_lp(a)
+        try:
+            lp = solvers.solve_zero_sum_lp(a)
+        except NumericSolverError as exc:
+            return None, f"cross-check skipped: {exc}"
         return abs(float(x @ a @ y) - lp.value) <= 1e-7 * max(1.0, abs(lp.value)), "HiGHS LP value"
     found = solvers.bimatrix_equilibria(a, b)
     if any(np.allclose(x, fx, atol=1e-7) and np.allclose(y, fy, atol=1e-7) for fx, fy in found):
