@@ -58,6 +58,11 @@ def derive(name: str, out_root: Path, pdf: bool = True, recompute: bool = False,
 
         paths = write_sweep_outputs(out_root / "jeopardy" / "sweep", recompute=recompute, progress=progress)
         return [Written(out_root / "jeopardy" / "sweep", len(paths))]
+    if name == "kuhn3":
+        from derivations.szafron2013.kuhn3_outputs import write_kuhn3_outputs
+
+        paths = write_kuhn3_outputs(out_root / "kuhn3", recompute=recompute, progress=progress)
+        return [Written(out_root / "kuhn3", len(paths))]
     if name == "goofspiel":
         from derivations.rhoads2012.outputs import write_goofspiel_outputs
 

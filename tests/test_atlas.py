@@ -246,3 +246,35 @@ def test_witnesses_json_is_deterministic(serial_atlas):
     name = serial_atlas.game.parameter_names[0]
     assert (witnesses_json(equilibria_at(serial_atlas, value), name, value)
             == witnesses_json(equilibria_at(serial_atlas, value), name, value))
+
+
+def test_seeded_cases_give_families_of_the_exhaustive_atlas(serial_atlas):
+    from fractions import Fraction
+
+    from symgame.engine.atlas import atlas_from_cases, seed_case
+    from symgame.numeric.polygame import numeric_equilibria
+
+    game = serial_atlas.game
+    structure = serial_atlas.structure
+    seeds = [seed_case(game, structure, t, eq.profile)
+             for t in (0.5, 1.5, 2.5) for eq in numeric_equilibria(game, {"t": t}, starts=4, seed=3)]
+    assert seeds
+    found = atlas_from_cases(game, seeds)
+    assert not found.complete and serial_atlas.complete
+    exhaustive = {v.case for v in serial_atlas.verdicts}
+    assert {v.case for v in found.verdicts if v.stage == "solved"} <= exhaustive
+    # each discovered family is one of the exhaustive atlas's, with the same exact ranges
+    full = {f[1:] for f in fingerprint(serial_atlas)[0]}
+    assert found.families and all(f[1:] in full for f in fingerprint(found)[0])
+    # and the numeric equilibria at a seeded value lie in a discovered family valid there
+    value = Fraction(3, 2)
+    for eq in numeric_equilibria(game, {"t": 1.5}, starts=4, seed=3):
+        assert any(lies_in(game, m, value, eq.profile) for _, m in found.members_at(value, every=True))
+
+
+def test_a_case_over_its_time_limit_is_reported_open(serial_atlas):
+    from symgame.engine.atlas import atlas_from_cases
+
+    case = next(v.case for v in serial_atlas.verdicts if v.stage == "solved")
+    found = atlas_from_cases(serial_atlas.game, [case], case_seconds=1e-6)
+    assert [(v.case, v.stage) for v in found.verdicts] == [(case, "timeout")] and not found.families

@@ -25,7 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import sympy as sp
 import z3
@@ -62,7 +62,7 @@ class CaseVerdict:
     """What happened to one surviving case."""
 
     case: str
-    stage: str                 # "bisection", "z3", "solved", "empty"
+    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout" (atlas_from_cases only)
     branches: tuple[SolvedBranch, ...] = ()
     unsolved: tuple[str, ...] = ()
     seconds: tuple[float, float, float] = field(default=(0.0, 0.0, 0.0), compare=False)  # refute, solve, range
@@ -100,11 +100,20 @@ class AtlasStats:
 
 @dataclass(frozen=True)
 class Atlas:
+    """Equilibrium families of a one-parameter polynomial game with their exact ranges.
+
+    ``complete`` is true when the families come from the exhaustive case search (:func:`build_atlas`: every
+    equilibrium for every parameter value lies in one of them); false when they come from the cases of
+    numerically found equilibria (:func:`seed_case` and :func:`atlas_from_cases`: each family is exact, the list
+    may miss some).
+    """
+
     game: PolynomialGame
     structure: Structure
     families: tuple[Family, ...]
     verdicts: tuple[CaseVerdict, ...]
     stats: AtlasStats
+    complete: bool = True
 
     @property
     def unsolved(self) -> list[str]:
@@ -362,6 +371,78 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
                    f"{stats.solved} with solutions")
     families = merge_families(game, structure, all_verdicts)
     return Atlas(game, structure, tuple(families), tuple(sorted(all_verdicts, key=lambda v: v.case)), stats)
+
+
+def seed_case(game: PolynomialGame, structure: Structure, value: float, profile: Mapping[str, float],
+              tol: float = 1e-4) -> str:
+    """The case (leader faces, responder signs) of a floating-point equilibrium at parameter ``value``.
+
+    A leader within ``tol`` of 0 or 1 is on that face, otherwise interior; a responder's sign is that of its
+    derivative beyond ``tol`` (zero within it).  Only a proposal: the case is then derived exactly.
+    """
+    derivatives = _float_derivatives(game)
+    point = [float(profile[x]) for x in game.variables] + [float(value)]
+    choices = []
+    for x in structure.order:
+        if x in structure.leaders:
+            v = float(profile[x])
+            choices.append("L" if v <= tol else "U" if v >= 1 - tol else "I")
+        else:
+            g = derivatives[x](*point)
+            choices.append("-" if g < -tol else "+" if g > tol else "0")
+    return "".join(choices)
+
+
+def _float_derivatives(game: PolynomialGame) -> dict[str, Callable]:
+    return _cached("float_derivatives", game, lambda: {
+        x: sp.lambdify(game.generators, g.as_expr(), "math") for x, g in game.derivatives.items()})
+
+
+def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: float | None = None,
+                     progress: bool = False) -> Atlas:
+    """The families of the given cases, each refuted or solved exactly with its ranges (not complete).
+
+    Each case is treated as in :func:`build_atlas`, on every piece of the parameter domain, so a family is
+    valid wherever its range says, also far from where its case was proposed.  With ``case_seconds`` each
+    case runs in its own process and one that takes longer is reported with the stage ``"timeout"`` (its
+    case stays open; the atlas says so).  The atlas is marked ``complete=False``.
+    """
+    structure = detect_structure(game)
+    stats = AtlasStats(raw_cases=total_cases(structure))
+    pieces = tuple(range(len(parameter_pieces(game))))
+    cases = sorted(set(cases))
+    stats.survivors = len(cases)
+    t0 = time.perf_counter()
+    verdicts = []
+    for k, case in enumerate(cases):
+        if case_seconds is None:
+            verdicts.append(analyse_case(game, structure, case, pieces))
+        else:
+            verdicts.append(_analyse_with_limit(game, structure, case, pieces, case_seconds))
+        _say(progress, f"cases: {k + 1}/{len(cases)} analysed ({verdicts[-1].stage})")
+    solved = [canonical_verdict(v) for v in verdicts if v.stage == "solved"]
+    stats.refuted_bisection = sum(v.stage == "bisection" for v in verdicts)
+    stats.refuted_z3 = sum(v.stage == "z3" for v in verdicts)
+    stats.solved = len(solved)
+    stats.seconds["cases"] = time.perf_counter() - t0
+    for k, name in enumerate(("refute_cpu", "solve_cpu", "range_cpu")):
+        stats.seconds[name] = sum(v.seconds[k] for v in verdicts)
+    families = merge_families(game, structure, solved)
+    others = [CaseVerdict(v.case, v.stage) for v in verdicts if v.stage not in ("solved",)]
+    return Atlas(game, structure, tuple(families), tuple(sorted(solved + others, key=lambda v: v.case)), stats,
+                 complete=False)
+
+
+def _analyse_with_limit(game: PolynomialGame, structure: Structure, case: str, pieces: tuple[int, ...],
+                        seconds: float) -> CaseVerdict:
+    import multiprocessing as mp
+
+    with mp.get_context("fork").Pool(1) as pool:
+        pending = pool.apply_async(analyse_case, (game, structure, case, pieces))
+        try:
+            return pending.get(seconds)
+        except mp.TimeoutError:
+            return CaseVerdict(case, "timeout", seconds=(seconds, 0.0, 0.0))
 
 
 def canonical_expr(expr: sp.Expr) -> sp.Expr:

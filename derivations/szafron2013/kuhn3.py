@@ -1,0 +1,190 @@
+"""Three-player Kuhn poker (four cards, every card active, pot ``P >= 2``): equilibrium families derived exactly.
+
+The game is built from the rules (:mod:`symgame.games.kuhn3`; Szafron, Gibson and Sturtevant, AAMAS 2013,
+section 2).  Its complete equilibrium set is out of reach of the exhaustive case search (measured in
+``benchmarks/RESULTS.md``), so this study derives what it can prove and says what it cannot:
+
+1. **Dominance, for every P >= 2** (:func:`symgame.engine.polydominance.weakly_dominated`): z3 proves which
+   frequencies have a derivative of constant sign on the whole strategy box; fixing them, repeatedly, leaves
+   a smaller game whose equilibria are all equilibria of the whole game.
+2. **Discovery**: logit homotopy (:func:`symgame.numeric.polygame.numeric_equilibria`) from several priors at
+   each pot of :data:`DISCOVERY_POTS` proposes cases (leader faces and responder signs); each case is
+   solved exactly for every ``P`` (:func:`symgame.engine.atlas.atlas_from_cases`), within
+   :data:`CASE_SECONDS` per case, and its branches get exact ranges of ``P`` with algebraic endpoints.
+3. **Checks**: at up to :data:`WITNESSES_PER_INTERVAL` rational pots inside each interval of a member's
+   range, one profile of the member (free frequencies chosen by z3) has exact regret 0 against every vertex
+   deviation of every player in the smaller game; and a second logit search, with other priors, at the
+   pots of :data:`CROSSCHECK_POTS` reports whether every equilibrium it finds lies in a derived family.
+   The whole-interval z3 certificate of the atlas (:func:`symgame.verify.atlascheck.certify_atlas`) is not
+   run: building its 1,500 vertex-deviation terms alone took over 3 minutes for a one-parameter member.
+
+The families are exact, but the list is not proved complete: a family no numeric start reaches is missed.
+Everything is cached in ``study_cache.json`` (keyed by the code it runs); a rerun on a busier machine may
+time out on other cases, which the summary lists.
+"""
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+CACHE_FILE = "study_cache.json"
+CARDS = 4
+#: pots where the numeric search proposes cases (floats: the logit homotopy is numeric)
+DISCOVERY_POTS = (2.25, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0, 4.5, 5.0, 6.0, 8.0)
+STARTS = 6
+#: other pots, other priors: does the numeric search find anything outside the derived families?
+CROSSCHECK_POTS = (Fraction(21, 8), Fraction(3), Fraction(37, 10), Fraction(47, 10), Fraction(7))
+CROSSCHECK_STARTS = 6
+CASE_SECONDS = 90
+DOMINANCE_MS = 20_000
+WITNESSES_PER_INTERVAL = 3
+
+
+def _key(part: str, parameters: dict) -> str:
+    from symgame.export.cache import content_key
+
+    return content_key(part, parameters, [__name__])
+
+
+def reduced_game(fixed: dict[str, int]):
+    from symgame.games import kuhn3
+
+    return kuhn3.build_game(CARDS, fixed)
+
+
+def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
+    """Run the whole study (JSON-ready, deterministic for a given set of timed-out cases)."""
+    from symgame.engine.atlas import atlas_from_cases, seed_case
+    from symgame.engine.polydominance import weakly_dominated
+    from symgame.games import kuhn3
+    from symgame.numeric.polygame import numeric_equilibria
+    from symgame.verify.atlascheck import equilibria_at, numeric_crosscheck
+
+    clock = [time.perf_counter()]
+
+    def say(text: str) -> None:
+        if progress is not None:
+            progress(text, time.perf_counter() - clock[0])
+        clock[0] = time.perf_counter()
+
+    whole = kuhn3.build_game(CARDS)
+    dominance = weakly_dominated(whole, DOMINANCE_MS)
+    game = dominance.game
+    say(f"dominance ({len(dominance.fixed)} of {len(whole.variables)} frequencies fixed, "
+        f"{len(game.variables)} free)")
+    from symgame.engine.casesplit import detect_structure
+
+    structure = detect_structure(game)
+    seeds = []
+    for k, pot in enumerate(DISCOVERY_POTS):
+        for eq in numeric_equilibria(game, {"P": pot}, starts=STARTS, seed=k):
+            seeds.append(seed_case(game, structure, pot, eq.profile))
+    say(f"discovery ({len(seeds)} numeric equilibria, {len(set(seeds))} distinct cases)")
+    atlas = atlas_from_cases(game, seeds, CASE_SECONDS, progress=progress is not None)
+    say(f"cases ({atlas.stats.solved} solved)")
+    witnesses = []
+    for family in atlas.families:
+        for member in family.members:
+            for iv in member.range.intervals:
+                for value in witness_pots(iv):
+                    point = next((p for p in equilibria_at(_only(atlas, family, member), value)), None)
+                    witnesses.append({"family": family.ident, "case": member.branch.case, "P": str(value),
+                                      "exact_regret_zero": None if point is None else bool(point.verified),
+                                      "profile": None if point is None or point.profile is None
+                                      else {k: str(v) for k, v in point.profile.items()},
+                                      "profits": None if point is None or point.profits is None
+                                      else {k: str(v) for k, v in point.profits.items()}})
+    say(f"witnesses ({len(witnesses)})")
+    matches = numeric_crosscheck(atlas, list(CROSSCHECK_POTS), starts=CROSSCHECK_STARTS, seed=100)
+    say(f"numeric cross-check ({len(matches)} equilibria)")
+    return {
+        "game": {"cards": CARDS, "information_sets": len(whole.variables), "parameter": "P >= 2",
+                 "standard_pot": "3"},
+        "dominance": {"fixed": dict(sorted(dominance.fixed.items())), "undecided": list(dominance.undecided),
+                      "free": list(game.variables)},
+        "discovery": {"pots": list(DISCOVERY_POTS), "starts": STARTS, "numeric_equilibria": len(seeds),
+                      "case_seconds": CASE_SECONDS,
+                      "cases": {v.case: v.stage for v in atlas.verdicts},
+                      "raw_cases": atlas.stats.raw_cases},
+        "families": [_family_json(f) for f in atlas.families],
+        "witnesses": witnesses,
+        "crosscheck": [{"P": str(m.parameter), "regret": float(f"{m.regret:.3g}"), "family": m.family}
+                       for m in matches],
+    }
+
+
+def _only(atlas, family, member):
+    """The atlas restricted to one member (``equilibria_at`` then gives that member's witness)."""
+    from dataclasses import replace
+
+    return replace(atlas, families=(replace(family, members=(member,)),))
+
+
+def witness_pots(iv) -> list[Fraction]:
+    """Up to :data:`WITNESSES_PER_INTERVAL` simple rationals inside ``iv``: the simplest, then ones near
+    the quarter points (an unbounded interval is sampled on its first 4 units)."""
+    first = _inner_rational(iv)
+    if first is None or (iv.upper is not None and iv.upper == iv.lower):
+        return [] if first is None else [first]
+    low = float(iv.lower)
+    high = float(iv.upper) if iv.upper is not None else low + 4
+    out = [first]
+    for q in (0.25, 0.75):
+        target = Fraction(low + q * (high - low)).limit_denominator(24)
+        if float(iv.lower) < target < high and target not in out and len(out) < WITNESSES_PER_INTERVAL:
+            out.append(target)
+    return out
+
+
+def _inner_rational(iv) -> Fraction | None:
+    """The simplest rational strictly inside the interval (its point when it is a single rational value;
+    ``None`` for a single irrational value)."""
+    if iv.upper is not None and iv.upper == iv.lower:
+        return Fraction(iv.lower.lower) if iv.lower.is_rational else None
+    low, high = iv.lower.upper, (iv.upper.lower if iv.upper is not None else iv.lower.upper + 2)
+    for den in range(1, 100_000):
+        num = (low * den).__floor__() + 1
+        if Fraction(num, den) < high:
+            return Fraction(num, den)
+    return None
+
+
+def _family_json(family) -> dict[str, Any]:
+    members = []
+    for m in family.members:
+        members.append({
+            "case": m.branch.case,
+            "free": list(m.branch.free),
+            "values": {x: str(e) for x, e in m.branch.values},
+            "conditions": [[str(e), rel] for e, rel in m.branch.conditions],
+            "ranges": [_interval_json(iv) for iv in m.range.intervals],
+            "range_complete": m.range.complete,
+        })
+    return {"id": family.ident, "continuum": family.continuum, "members": members}
+
+
+def _interval_json(iv) -> dict[str, Any]:
+    def end(e):
+        return None if e is None else {"value": str(e.value), "approx": float(f"{float(e):.6g}")}
+    return {"lower": end(iv.lower), "lower_closed": iv.lower_closed, "upper": end(iv.upper),
+            "upper_closed": iv.upper_closed}
+
+
+def study(directory: Path | None, recompute: bool = False,
+          progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
+    """The cached study, computed when the cache has none under the current code."""
+    from symgame.export.cache import StudyCache
+
+    parameters = {"cards": CARDS, "pots": list(DISCOVERY_POTS), "starts": STARTS, "case_seconds": CASE_SECONDS,
+                  "crosscheck": [str(p) for p in CROSSCHECK_POTS]}
+    key = _key("kuhn3", parameters)
+    cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
+    found = None if cache is None or recompute else cache.get("kuhn3", key)
+    if found is None:
+        found = compute_study(progress)
+        if cache is not None:
+            cache.put("kuhn3", key, found)
+            cache.save()
+    return found

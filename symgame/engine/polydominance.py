@@ -1,0 +1,107 @@
+"""Frequencies of a polynomial game fixed by dominance, proved once for the whole parameter domain.
+
+A variable ``x`` of player ``i`` whose derivative ``g_x = ∂E_i/∂x`` is ``<= 0`` on the whole strategy box and
+parameter domain never gains by being raised: setting ``x = 0`` costs player ``i`` nothing against any
+opponents.  Every equilibrium of the game with ``x`` fixed at 0 is then an equilibrium of the whole game
+(player ``i``'s best response over the box is attained on the face ``x = 0``, and the other players' conditions
+are those of the smaller game); likewise ``x = 1`` when ``g_x >= 0``.  z3 proves the sign (both questions
+``g_x > 0`` and ``g_x < 0`` on the box; an ``unsat`` answer is a proof), and the pass repeats on the smaller
+game until nothing more is fixed.  A derivative that vanishes where the information set is never reached
+has no *strict* sign, so this is weak dominance; equilibria in which the fixed action is played with
+positive probability may be lost, those of the smaller game never are.
+
+>>> import sympy as sp
+>>> from symgame.model.parameters import parse_domain
+>>> from symgame.model.polygame import PolynomialGame, PolyPlayer
+>>> x, y, z, w, P = sp.symbols("x y z w P", real=True)
+>>> game = PolynomialGame("g", (parse_domain("P", "[1, 2]"),),
+...                       (PolyPlayer("1", ("x", "z"), x * (y - P) + z * (1 - 2 * y)),
+...                        PolyPlayer("2", ("y", "w"), y * (1 - x) + w * (x - y / 2))))
+>>> result = weakly_dominated(game)       # y - P <= 0: x = 0; 1 - x >= 0: y = 1
+>>> result.fixed, result.game.variables   # z and w would follow, but each player keeps one variable
+({'x': 0, 'y': 1}, ('z', 'w'))
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+import z3
+
+from ..model.polygame import PolynomialGame, PolyPlayer
+from .z3terms import polynomial_term
+
+
+@dataclass(frozen=True)
+class DominanceResult:
+    """Variables fixed by a proved sign of their derivative, in the order they were fixed."""
+
+    game: PolynomialGame
+    fixed: dict[str, int]
+    undecided: tuple[str, ...] = field(default=())
+    rounds: int = 0
+
+
+def fix_variables(game: PolynomialGame, values: dict[str, int]) -> PolynomialGame:
+    """``game`` with the variables of ``values`` replaced by those numbers (recorded in ``fixed``)."""
+    subs = {game.symbol(x): sp.Integer(v) for x, v in values.items()}
+    players = tuple(PolyPlayer(p.name, tuple(x for x in p.variables if x not in values), sp.expand(p.payoff.subs(subs)))
+                    for p in game.players)
+    fixed = tuple(sorted(dict(game.fixed, **{x: sp.Integer(v) for x, v in values.items()}).items()))
+    return PolynomialGame(game.name, game.parameters, players, game.description, fixed)
+
+
+def weakly_dominated(game: PolynomialGame, timeout_ms: int = 20_000) -> DominanceResult:
+    """Fix, repeatedly, every variable whose derivative keeps one sign on the box and parameter domain.
+
+    A derivative z3 cannot decide within ``timeout_ms`` is left free and listed in ``undecided``.
+    """
+    fixed: dict[str, int] = {}
+    rounds = 0
+    undecided: set[str] = set()
+    while True:
+        rounds += 1
+        found = _constant_signs(game, timeout_ms, undecided)
+        for p in game.players:             # a player keeps at least one variable (a game needs one each)
+            if p.variables and all(x in found for x in p.variables):
+                del found[p.variables[-1]]
+        if not found:
+            break
+        fixed.update(found)
+        game = fix_variables(game, found)
+    return DominanceResult(game, fixed, tuple(sorted(undecided - set(fixed))), rounds)
+
+
+def _constant_signs(game: PolynomialGame, timeout_ms: int, undecided: set[str]) -> dict[str, int]:
+    names = {str(s): z3.Real(str(s)) for s in game.generators}
+    box = [c for x in game.variables for c in (names[x] >= 0, names[x] <= 1)]
+    for param in game.parameters:
+        box += _domain_constraints(param, names[param.name])
+    found: dict[str, int] = {}
+    for x, g in game.derivatives.items():
+        term = polynomial_term(g, [names[str(v)] for v in g.gens])
+        answers = []
+        for holds in (term > 0, term < 0):
+            solver = z3.Solver()
+            solver.set("timeout", timeout_ms)
+            solver.add(*box, holds)
+            answers.append(solver.check())
+        if answers[0] == z3.unsat and answers[1] == z3.unsat:
+            continue                     # g == 0 on the whole box: x does not matter to its owner
+        if answers[0] == z3.unsat:
+            found[x] = 0
+        elif answers[1] == z3.unsat:
+            found[x] = 1
+        elif z3.unknown in answers:
+            undecided.add(x)
+    return found
+
+
+def _domain_constraints(param, var: z3.ArithRef) -> list[z3.BoolRef]:
+    out = []
+    for bound, closed, lower in ((param.lower, param.lower_closed, True), (param.upper, param.upper_closed, False)):
+        if not sp.sympify(bound).is_finite:
+            continue
+        value = z3.RealVal(str(sp.Rational(bound)))
+        out.append((var >= value if closed else var > value) if lower else (var <= value if closed else var < value))
+    return out

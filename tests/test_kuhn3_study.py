@@ -1,0 +1,71 @@
+"""outputs/kuhn3: the committed study is current, its families are exact equilibria, its renderings fresh."""
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from derivations.szafron2013.kuhn3 import CACHE_FILE, CROSSCHECK_POTS, reduced_game, study
+from derivations.szafron2013.kuhn3_outputs import TEXT_FILES, write_kuhn3_outputs
+from symgame.verify.polycert import exact_regret
+
+ROOT = Path(__file__).resolve().parents[1]
+KUHN3 = ROOT / "outputs" / "kuhn3"
+
+
+@pytest.fixture(scope="module")
+def data():
+    cached = json.loads((KUHN3 / CACHE_FILE).read_text())["kuhn3"]["data"]
+    # the cache is current: study() returns it without computing (a stale cache would recompute for minutes)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("derivations.szafron2013.kuhn3.compute_study",
+                   lambda progress=None: pytest.fail("outputs/kuhn3 is stale: run `symgame derive kuhn3`"))
+        assert study(KUHN3) == cached
+    return cached
+
+
+def test_committed_outputs_are_fresh(data, tmp_path):
+    shutil.copyfile(KUHN3 / CACHE_FILE, tmp_path / CACHE_FILE)
+    write_kuhn3_outputs(tmp_path)
+    for name in TEXT_FILES:
+        assert (tmp_path / name).read_bytes() == (KUHN3 / name).read_bytes(), f"{name} is stale"
+
+
+def test_dominance_leaves_the_measured_game(data):
+    fixed = data["dominance"]["fixed"]
+    assert len(fixed) + len(data["dominance"]["free"]) == data["game"]["information_sets"] == 48
+    # an ace always calls and a jack always folds facing a bet (the trivial choices), proved not assumed
+    assert all(v == 1 for x, v in fixed.items() if x.startswith("A") and x[3:] not in ("o", "x", "xx"))
+    assert fixed.get("J2_b") == 0 and fixed.get("A3_bf") == 1
+
+
+def test_every_family_member_has_exact_regret_zero_at_its_witnesses(data):
+    assert data["families"], "the discovery found no family"
+    cases = {m["case"] for f in data["families"] for m in f["members"]}
+    assert cases <= {w["case"] for w in data["witnesses"]} | {
+        m["case"] for f in data["families"] for m in f["members"] if not m["ranges"]}
+    assert all(w["exact_regret_zero"] for w in data["witnesses"])
+
+
+def test_the_witness_profiles_recomputed_here_have_exact_regret_zero(data):
+    """Independent of the study's own verdict: each committed witness profile (exact numbers) is checked again
+    by exact regret in the smaller game, and agrees with its member's formulas at that pot."""
+    game = reduced_game(data["dominance"]["fixed"])
+    members = {m["case"]: m for f in data["families"] for m in f["members"]}
+    P = sp.Symbol("P", real=True)
+    for w in data["witnesses"][:4]:
+        value = sp.Rational(w["P"])
+        profile = {x: sp.Rational(v) if "sqrt" not in v else sp.sympify(v) for x, v in w["profile"].items()}
+        assert exact_regret(game, profile, {"P": value}).is_nash
+        member = members[w["case"]]
+        free = {sp.Symbol(z, real=True): profile[z] for z in member["free"]}
+        for x, formula in member["values"].items():
+            expr = sp.sympify(formula, locals={str(s): s for s in game.generators})
+            assert sp.simplify(expr.subs(free).subs(P, value) - profile[x]) == 0, (w["case"], x)
+
+
+def test_the_numeric_crosscheck_is_reported_at_its_pots(data):
+    assert {Fraction(c["P"]) for c in data["crosscheck"]} <= set(CROSSCHECK_POTS)
+    assert all(c["regret"] <= 1e-5 for c in data["crosscheck"])
