@@ -86,3 +86,20 @@ def test_tightened_highs_tolerances_close_the_duality_gap():
     lower = float((sol.row_strategy @ a).min())
     upper = float((a @ sol.col_strategy).max())
     assert upper - lower < 1e-12
+
+
+def test_the_candidate_search_is_bounded_at_degenerate_points(monkeypatch):
+    from symgame.numeric import kernels
+
+    calls = []
+    real = kernels._kernel_is_equilibrium
+
+    def counting(*args):
+        calls.append(args[2:4])
+        return real(*args)
+
+    monkeypatch.setattr(kernels, "_kernel_is_equilibrium", counting)
+    monkeypatch.setattr(kernels, "MAX_CANDIDATES", 50)
+    a = np.zeros((12, 12))            # every row and column optimal: thousands of candidate pairs
+    kernels.zero_sum_kernels(a, limit=10**6)
+    assert 0 < len(calls) <= 50

@@ -17,6 +17,11 @@ from .solvers import bimatrix_equilibria, solve_zero_sum_lp
 
 Kernel = tuple[tuple[int, ...], tuple[int, ...]]
 
+#: candidate support pairs examined per call at most (a degenerate point's tight sets can admit 10^5 and more;
+#: measured: Final Jeopardy (20,19) spent over 40 minutes in one call without this bound)
+MAX_CANDIDATES = 20_000
+MAX_EXACT_CANDIDATES = 2_000
+
 
 def zero_sum_kernels(a: np.ndarray, tol: float = 1e-7, limit: int = 40) -> list[Kernel]:
     """Square support pairs consistent with the LP solution of ``a``.
@@ -25,10 +30,11 @@ def zero_sum_kernels(a: np.ndarray, tol: float = 1e-7, limit: int = 40) -> list[
     and ``supp(y) ⊆ J ⊆ {columns optimal against x}``; at a nondegenerate
     point there is exactly one.  Candidates are checked numerically (the
     bordered system is solved and must give an equilibrium) before being
-    returned, smallest first, at most ``limit`` of them.  When HiGHS cannot
-    solve the LP there are no proposals (a proposal only steers the search).
+    returned, smallest first, at most ``limit`` of them, after examining at most
+    :data:`MAX_CANDIDATES`.  When HiGHS cannot solve the LP there are no
+    proposals (a proposal only steers the search).
     """
-    return list(_lp_candidates(a, tol, 1.0, limit,
+    return list(_lp_candidates(a, tol, 1.0, limit, MAX_CANDIDATES,
                                lambda rows, cols: _kernel_is_equilibrium(a, -a, rows, cols, tol)))
 
 
@@ -49,10 +55,12 @@ def exact_zero_sum_kernels(exact: list[list], a: np.ndarray, limit: int = 40,
     rows_all = [[flint.fmpq(v.numerator, v.denominator) if isinstance(v, Fraction) else flint.fmpq(v)
                  for v in row] for row in exact]
     scale = max(1.0, float(np.abs(a).max()))
-    return list(_lp_candidates(a, tol, scale, limit, lambda rows, cols: _exact_kernel(rows_all, rows, cols)))
+    return list(_lp_candidates(a, tol, scale, limit, MAX_EXACT_CANDIDATES,
+                               lambda rows, cols: _exact_kernel(rows_all, rows, cols)))
 
 
-def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, accept):
+def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, examine: int, accept):
+    """Candidates smallest first; at most ``limit`` accepted ones, after examining at most ``examine``."""
     try:
         sol = solve_zero_sum_lp(a)
     except NumericSolverError:
@@ -62,10 +70,13 @@ def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, accept):
     cols_tight = np.flatnonzero(x @ a <= v + tol * scale)
     rows_used = set(np.flatnonzero(x > tol).tolist())
     cols_used = set(np.flatnonzero(y > tol).tolist())
-    found = 0
+    found = examined = 0
     for size in range(1, min(len(rows_tight), len(cols_tight)) + 1):
         for rows in _supersets(rows_used, rows_tight, size):
             for cols in _supersets(cols_used, cols_tight, size):
+                examined += 1
+                if examined > examine:
+                    return
                 if accept(rows, cols):
                     yield rows, cols
                     found += 1
