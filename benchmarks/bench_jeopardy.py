@@ -7,9 +7,9 @@ opinion), then with z3 alone (the path before the CAD), each in its own process 
 ``--linear-algebra [X1,X2]``: the indifference systems of random support pairs of that game solved by FLINT's
 fraction-free elimination (``symgame.engine.support_enumeration.solve_indifference``) against the sympy
 ``DomainMatrix.solve_den`` baseline it replaced, same process, same systems, answers compared.
-``--kernels-at X1,X2 P1 P2``: the numeric kernel proposals at one rational point (P1, P2 fractions such as
-501/1000) of the dominance-reduced game, each derived exactly, and whether its exact region contains the point
-(the diagnosis of (20,19)'s uncovered point in benchmarks/RESULTS.md).
+``--kernels-at X1,X2 P1 P2``: the kernel proposals at one rational point (P1, P2 fractions such as 501/1000) of
+the dominance-reduced game, floating-point ones and exact ones (checked in rationals), each derived exactly, and
+whether its exact region contains the point (the diagnosis of (20,19)'s uncovered point in benchmarks/RESULTS.md).
 """
 import multiprocessing as mp
 import sys
@@ -160,6 +160,7 @@ def linear_algebra(scores=(12, 11), pairs_per_size: int = 6, seed: int = 7) -> N
 
 
 def kernels_at(scores, point: dict) -> None:
+    """Floating-point kernel proposals at ``point`` against the exact ones (both derived exactly), with times."""
     from symgame.engine.derive import reduce_by_dominance
     from symgame.engine.discovery import GAP_KERNELS, unit_grid
     from symgame.engine.support_enumeration import BranchSolver
@@ -167,19 +168,21 @@ def kernels_at(scores, point: dict) -> None:
 
     game = build_game(*scores)
     reduced = reduce_by_dominance(game, unit_grid(game.domain.names, 4), 30_000).game
-    kernels = game_kernels(reduced, {k: float(v) for k, v in point.items()}, GAP_KERNELS)
     solver = BranchSolver(reduced, 30_000)
     print(f"({scores[0]},{scores[1]}) reduced to {reduced.shape[0]}x{reduced.shape[1]}; at "
-          f"{', '.join(f'{k} = {v}' for k, v in point.items())}: {len(kernels)} numeric kernel proposals")
-    for rows, cols in kernels:
-        branch = solver.branch(rows, cols)
-        if branch is None:
-            print(f"  {rows} x {cols}: singular or empty region")
-            continue
-        failing = [a for a in branch.region.atoms if not a.holds_at_raw(raw_point(point))]
-        verdict = "contains the point" if not failing else \
-            f"excludes the point: {len(failing)} atom(s) fail, e.g. {failing[0].text[:90]}..."
-        print(f"  {rows} x {cols}: {verdict}", flush=True)
+          f"{', '.join(f'{k} = {v}' for k, v in point.items())}:")
+    for label, at in (("floating point", {k: float(v) for k, v in point.items()}), ("exact", dict(point))):
+        kernels, seconds = timed(game_kernels, reduced, at, GAP_KERNELS)
+        print(f" {label}: {len(kernels)} kernel proposals in {seconds * 1000:.0f} ms")
+        for rows, cols in kernels:
+            branch = solver.branch(rows, cols)
+            if branch is None:
+                print(f"  {rows} x {cols}: singular or empty region")
+                continue
+            failing = [a for a in branch.region.atoms if not a.holds_at_raw(raw_point(point))]
+            verdict = "contains the point" if not failing else \
+                f"excludes the point: {len(failing)} atom(s) fail, e.g. {failing[0].text[:90]}..."
+            print(f"  {rows} x {cols}: {verdict}", flush=True)
 
 
 if __name__ == "__main__":

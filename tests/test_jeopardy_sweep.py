@@ -6,7 +6,12 @@ from pathlib import Path
 import pytest
 
 from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, compute_pair, pair_key, part_name, score_pairs
-from derivations.ganzfried2022.jeopardy_sweep_outputs import MAX_SCORE, TEXT_FILES, write_sweep_outputs
+from derivations.ganzfried2022.jeopardy_sweep_outputs import (
+    MAX_SCORE,
+    NEAR_TIES_BEYOND,
+    TEXT_FILES,
+    write_sweep_outputs,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SWEEP = ROOT / "outputs" / "jeopardy" / "sweep"
@@ -17,12 +22,21 @@ def cache():
     return json.loads((SWEEP / CACHE_FILE).read_text())
 
 
+def _committed_pairs():
+    return score_pairs(MAX_SCORE) + list(NEAR_TIES_BEYOND)
+
+
 def test_every_pair_is_cached_under_the_current_code(cache):
-    stale = [pair for pair in score_pairs(MAX_SCORE) if cache.get(part_name(pair), {}).get("key") != pair_key(pair)]
+    stale = [pair for pair in _committed_pairs() if cache.get(part_name(pair), {}).get("key") != pair_key(pair)]
     assert not stale, f"{len(stale)} pairs stale, e.g. {stale[:3]}: run `symgame derive jeopardy_sweep`"
 
 
-def test_committed_sweep_outputs_are_fresh(tmp_path):
+def test_committed_sweep_outputs_are_fresh(tmp_path, monkeypatch):
+    def stale(pair):
+        raise AssertionError(f"{pair} is not cached under the current code: run `symgame derive jeopardy_sweep`")
+
+    monkeypatch.setattr("derivations.ganzfried2022.jeopardy_sweep.compute_pair", stale)
+    monkeypatch.setattr("derivations.ganzfried2022.jeopardy_sweep_outputs.compute_pair", stale)
     shutil.copyfile(SWEEP / CACHE_FILE, tmp_path / CACHE_FILE)
     write_sweep_outputs(tmp_path)   # every pair comes from the cache: nothing is computed
     for name in TEXT_FILES:
@@ -35,12 +49,12 @@ def test_cached_pairs_recompute_identically(pair, cache):
 
 
 def test_every_pair_is_certified_and_checked(cache):
-    data = [cache[part_name(pair)]["data"] for pair in score_pairs(MAX_SCORE)]
-    assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2
+    data = [cache[part_name(pair)]["data"] for pair in _committed_pairs()]
+    assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2 + len(NEAR_TIES_BEYOND)
     assert all(d.get("certificate") == "true" for d in data), [d["scores"] for d in data if d.get("certificate") != "true"]
     assert all(d["exact_nash_at_points"] and d["lp_agrees_at_points"] for d in data)
     near = {tuple(d["scores"]) for d in data} & {(a, a - 1) for a in range(2, MAX_SCORE + 1)}
-    assert len(near) == MAX_SCORE - 1
+    assert len(near) == MAX_SCORE - 1 and all(b == a - 1 for a, b in NEAR_TIES_BEYOND)
 
 
 def test_sweep_agrees_with_the_seed_output_for_5_3(cache):

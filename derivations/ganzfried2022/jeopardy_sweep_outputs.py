@@ -1,4 +1,5 @@
-"""``outputs/jeopardy/sweep/``: Final Jeopardy for every score pair up to 20, rendered from the cached sweep.
+"""``outputs/jeopardy/sweep/``: Final Jeopardy for every score pair up to ``MAX_SCORE`` and the near ties of
+``NEAR_TIES_BEYOND``, rendered from the cached sweep.
 
 The computation (:mod:`derivations.ganzfried2022.jeopardy_sweep`) is cached per pair in
 ``study_cache.json``; this module only renders ``sweep.json`` and ``summary.md`` from it.
@@ -6,14 +7,17 @@ The computation (:mod:`derivations.ganzfried2022.jeopardy_sweep`) is cached per 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any, Callable
 
-from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, RANDOM_POINTS, sweep
+from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, RANDOM_POINTS, compute_pair, pair_key, part_name, sweep
 from symgame.references import cite
 
 #: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE).
 MAX_SCORE = 15
+#: Near ties (X1, X1 - 1) beyond MAX_SCORE that the committed sweep also holds, derived and certified.
+NEAR_TIES_BEYOND = ((16, 15), (17, 16), (18, 17), (19, 18), (20, 19))
 
 TEXT_FILES = ("sweep.json", "summary.md")
 SOURCE = cite("ganzfried2022", "section 6.1 and Appendix B")
@@ -23,12 +27,37 @@ def _ordered(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(results.values(), key=lambda r: tuple(r["scores"]))
 
 
-def sweep_json(results: dict[str, dict[str, Any]], max_score: int) -> str:
+def extra_pairs(directory: Path | None, pairs: tuple[tuple[int, int], ...], recompute: bool = False,
+                progress: Callable[[str, float], None] | None = None) -> dict[str, dict[str, Any]]:
+    """``pairs`` from the sweep's cache or computed (one at a time, each saved as it finishes, under the same keys
+    as :func:`~derivations.ganzfried2022.jeopardy_sweep.sweep`)."""
+    from symgame.export.cache import StudyCache
+
+    cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
+    results = {}
+    for pair in pairs:
+        found = None if cache is None or recompute else cache.get(part_name(pair), pair_key(pair))
+        if found is None:
+            start = time.perf_counter()
+            found = compute_pair(pair)
+            if progress is not None:
+                progress(f"{part_name(pair)} (certificate: {found.get('certificate', 'no result')})",
+                         time.perf_counter() - start)
+            if cache is not None:
+                cache.put(part_name(pair), pair_key(pair), found)
+                cache.save()
+        results[part_name(pair)] = found
+    return results
+
+
+def sweep_json(results: dict[str, dict[str, Any]], max_score: int,
+               beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> str:
     """Every pair's result; the rules keep their conditions and strategies as text (the expression trees of the
     ``machine`` form are in ``study_cache.json``)."""
     pairs = [{**r, "pdl": [{k: v for k, v in rule.items() if k != "machine"} for rule in r["pdl"]]} if "pdl" in r
              else r for r in _ordered(results)]
-    data = {"source": SOURCE, "max_score": max_score, "random_points_per_pair": RANDOM_POINTS, "pairs": pairs}
+    data = {"source": SOURCE, "max_score": max_score, "beyond": [list(p) for p in beyond],
+            "random_points_per_pair": RANDOM_POINTS, "pairs": pairs}
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
@@ -44,7 +73,8 @@ def _profile_text(profile: dict[str, dict[str, str]]) -> str:
                      for player, actions in profile.items())
 
 
-def summary_markdown(results: dict[str, dict[str, Any]], max_score: int) -> str:
+def summary_markdown(results: dict[str, dict[str, Any]], max_score: int,
+                     beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> str:
     rows = _ordered(results)
     certified = sum(1 for r in rows if r.get("certificate") == "true")
     undecided = [r["scores"] for r in rows if r.get("certificate") == "undecided"]
@@ -52,7 +82,8 @@ def summary_markdown(results: dict[str, dict[str, Any]], max_score: int) -> str:
     failed = [r["scores"] for r in rows if "error" in r]
     checked = [r for r in rows if "error" not in r]
     lines = [
-        f"# Final Jeopardy for every pair of scores X1 > X2 >= 0, X1 <= {max_score}",
+        f"# Final Jeopardy for every pair of scores X1 > X2 >= 0, X1 <= {max_score}"
+        + (", and " + ", ".join(f"({a}, {b})" for a, b in beyond) if beyond else ""),
         "",
         f"Source of the game: {SOURCE} (the paper derives the scores (5, 3) only).",
         "",
@@ -88,7 +119,7 @@ def summary_markdown(results: dict[str, dict[str, Any]], max_score: int) -> str:
             cells.append("" if r is None or "error" in r else f"{len(r['kept'][0])}x{len(r['kept'][1])}")
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     lines += ["", "## Near ties (X2 = X1 - 1): the decision lists", ""]
-    for a in range(2, max_score + 1):
+    for a in range(2, max([max_score] + [p[0] for p in beyond]) + 1):
         r = by_pair.get((a, a - 1))
         if r is None:
             continue
@@ -107,11 +138,13 @@ def summary_markdown(results: dict[str, dict[str, Any]], max_score: int) -> str:
 
 
 def write_sweep_outputs(directory: Path, recompute: bool = False, max_score: int = MAX_SCORE,
-                        progress: Callable[[str, float], None] | None = None) -> list[Path]:
+                        progress: Callable[[str, float], None] | None = None,
+                        beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> list[Path]:
     """Compute what the cache lacks, then write ``sweep.json`` and ``summary.md``."""
     directory.mkdir(parents=True, exist_ok=True)
     results = sweep(directory, max_score, recompute=recompute, progress=progress)
+    results.update(extra_pairs(directory, beyond, recompute=recompute, progress=progress))
     paths = [directory / "sweep.json", directory / "summary.md"]
-    paths[0].write_text(sweep_json(results, max_score), encoding="utf-8")
-    paths[1].write_text(summary_markdown(results, max_score), encoding="utf-8")
+    paths[0].write_text(sweep_json(results, max_score, beyond), encoding="utf-8")
+    paths[1].write_text(summary_markdown(results, max_score, beyond), encoding="utf-8")
     return paths + [directory / CACHE_FILE]
