@@ -278,3 +278,23 @@ def test_a_case_over_its_time_limit_is_reported_open(serial_atlas):
     case = next(v.case for v in serial_atlas.verdicts if v.stage == "solved")
     found = atlas_from_cases(serial_atlas.game, [case], case_seconds=1e-6)
     assert [(v.case, v.stage) for v in found.verdicts] == [(case, "timeout")] and not found.families
+
+
+def test_a_component_where_a_leading_coefficient_vanishes_is_not_lost():
+    """(c - 1/2)(b - 1/4) = 0 and a = 1/2: the triangular reading solves b = 1/4 with c free; the component
+    c = 1/2 (b free) must be split off and solved too (found missing by the kuhn3 numeric cross-check)."""
+    from symgame.engine.casesplit import detect_structure
+    from symgame.engine.parametric import solve_case
+
+    a, b, c, t = symbol("a"), symbol("b"), symbol("c"), symbol("t")
+    game = PolynomialGame("split", (parse_domain("t", "[0, 1]"),), (
+        PolyPlayer("A", ("a",), sp.expand(a * (c - sp.Rational(1, 2)) * (b - sp.Rational(1, 4)))),
+        PolyPlayer("B", ("b",), sp.expand(b * (a - sp.Rational(1, 2)))),
+        PolyPlayer("C", ("c",), sp.expand(c * t * 0 + t))))
+    structure = detect_structure(game)
+    case = "".join("I" if x in structure.leaders else "0" for x in structure.order)
+    branches = solve_case(game, structure, case).branches
+    shapes = {(tuple(sorted(br.free)), tuple(sorted((x, str(v)) for x, v in br.values if x not in br.free)))
+              for br in branches}
+    assert (("c",), (("a", "1/2"), ("b", "1/4"))) in shapes
+    assert (("b",), (("a", "1/2"), ("c", "1/2"))) in shapes

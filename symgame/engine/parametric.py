@@ -13,7 +13,9 @@ lexicographic Gröbner basis with the parameter eliminated last (design note:
   that leads no element is *free* (a family); a linear element gives a
   rational formula, a quadratic one two branches with ``sqrt``.  Parameter
   values where a leading coefficient or denominator vanishes are solved
-  again separately instead of being passed over.
+  again separately instead of being passed over, and so is the component
+  where a leading coefficient that involves the unknowns vanishes (the
+  factor is added to the equations; at most :data:`MAX_SPLITS` deep).
 
 Each result is a :class:`CaseBranch`: exact values (formulas) for every
 variable and the remaining sign conditions, from which
@@ -109,7 +111,6 @@ def case_conditions(game: PolynomialGame, structure: Structure, case: str) -> li
 def solve_case(game: PolynomialGame, structure: Structure, case: str) -> CaseSolution:
     """Solve ``case`` exactly with the parameter symbolic (see module docstring)."""
     P = game.symbol(game.parameter_names[0])
-    lower = game.parameters[0]
     fixed = fixed_values(structure, case)
     subs = {game.symbol(x): v for x, v in fixed.items()}
     unknowns = [x for x in structure.order if x not in fixed]
@@ -118,33 +119,91 @@ def solve_case(game: PolynomialGame, structure: Structure, case: str) -> CaseSol
     # responders first so that they are eliminated first; the parameter last
     gens = [game.symbol(x) for x in unknowns if x in structure.responders]
     gens += [game.symbol(x) for x in unknowns if x in structure.leaders]
-    basis = _groebner(equations, gens + [P])
-    if basis == [sp.Integer(1)]:
-        return CaseSolution(case, ())
-    branches: list[CaseBranch] = []
-    unsolved: list[str] = []
-    pure = [b for b in basis if b.free_symbols <= {P}]
-    if pure:
-        specials = _special_values(pure, lower)
+    system = _System(game, structure, case, fixed, gens, P)
+    branches, unsolved = system.solve(equations, 0)
+    return CaseSolution(case, tuple(_distinct(branches)), tuple(dict.fromkeys(unsolved)))
+
+
+#: how many times a component where a leading coefficient vanishes is split off and solved again
+MAX_SPLITS = 3
+
+
+@dataclass(frozen=True)
+class _System:
+    game: PolynomialGame
+    structure: Structure
+    case: str
+    fixed: dict
+    gens: list
+    P: sp.Symbol
+
+    def solve(self, equations: list[sp.Expr], depth: int) -> tuple[list[CaseBranch], list[str]]:
+        """Branches of ``equations``; where a leading coefficient of the triangular reading involves the
+        unknowns, the component on which it vanishes is solved again with that factor added (a formula
+        ``u = -b/a`` says nothing where ``a = 0``)."""
+        game, structure, case, fixed, gens, P = self.game, self.structure, self.case, self.fixed, self.gens, self.P
+        lower = game.parameters[0]
+        basis = _groebner(equations, gens + [P])
+        if basis == [sp.Integer(1)]:
+            return [], []
+        branches: list[CaseBranch] = []
+        unsolved: list[str] = []
+        pure = [b for b in basis if b.free_symbols <= {P}]
+        if pure:
+            specials = _special_values(pure, lower)
+            for r in specials.rational:
+                branches += _solve_at(game, structure, case, fixed, equations, gens, P, r)
+            unsolved += [f"P = {v}" for v in specials.irrational]
+            return branches, unsolved
+        try:
+            triangular = _triangular(basis, gens, P)
+        except UnsolvedCase as exc:
+            return [], [str(exc)]
+        degenerate: set = set()
+        splits: set = set()
+        for values, free, residuals, leading in triangular:
+            degenerate.update(leading)
+            splits.update(a for a in leading if a.free_symbols & set(gens))
+            conditions = _conditions(game, structure, case, fixed, values, residuals)
+            branches.append(CaseBranch(case, None, _ordered(structure, fixed, values, free), tuple(free),
+                                       tuple(conditions)))
+        specials = _special_values([d for d in degenerate if d.free_symbols <= {P} and d.has(P)], lower)
         for r in specials.rational:
             branches += _solve_at(game, structure, case, fixed, equations, gens, P, r)
         unsolved += [f"P = {v}" for v in specials.irrational]
-        return CaseSolution(case, tuple(branches), tuple(unsolved))
-    try:
-        triangular = _triangular(basis, gens, P)
-    except UnsolvedCase as exc:
-        return CaseSolution(case, (), (str(exc),))
-    degenerate: set = set()
-    for values, free, residuals, leading in triangular:
-        degenerate.update(leading)
-        conditions = _conditions(game, structure, case, fixed, values, residuals)
-        branches.append(CaseBranch(case, None, _ordered(structure, fixed, values, free), tuple(free),
-                                   tuple(conditions)))
-    specials = _special_values([d for d in degenerate if d.free_symbols <= {P} and d.has(P)], lower)
-    for r in specials.rational:
-        branches += _solve_at(game, structure, case, fixed, equations, gens, P, r)
-    unsolved += [f"P = {v}" for v in specials.irrational]
-    return CaseSolution(case, tuple(branches), tuple(unsolved))
+        if depth < MAX_SPLITS:
+            for factor in _split_factors(splits, set(gens), basis, gens + [P]):
+                more, open_ = self.solve(equations + [factor], depth + 1)
+                branches += more
+                unsolved += open_
+        elif splits:
+            unsolved.append(f"components where {', '.join(sorted(map(str, splits)))} vanish (split limit)")
+        return branches, unsolved
+
+
+def _split_factors(coefficients: set, unknowns: set, basis: list[sp.Expr], gens: list[sp.Symbol]) -> list[sp.Expr]:
+    """The factors involving unknowns of the coefficients' numerators that are not already in the ideal."""
+    factors = {}
+    for a in coefficients:
+        numerator = sp.fraction(sp.together(a))[0]
+        if has_sqrt(numerator):
+            numerator = radical_norm(numerator)
+        for f, _ in sp.factor_list(sp.expand(numerator))[1]:
+            if f.free_symbols & unknowns:
+                factors[sp.srepr(f)] = sp.expand(f)
+    out = []
+    for key in sorted(factors):
+        f = factors[key]
+        if sp.reduced(f, basis, *gens, order="lex")[1] != 0:
+            out.append(f)
+    return out
+
+
+def _distinct(branches: list[CaseBranch]) -> list[CaseBranch]:
+    seen = {}
+    for b in branches:
+        seen.setdefault((str(b.point), tuple((x, sp.srepr(e)) for x, e in b.values)), b)
+    return list(seen.values())
 
 
 def _groebner(equations: list[sp.Expr], gens: list[sp.Symbol]) -> list[sp.Expr]:
