@@ -53,13 +53,13 @@ def test_the_witness_profiles_recomputed_here_have_exact_regret_zero(data):
     """Independent of the study's own verdict: each committed witness profile (exact numbers) is checked again
     by exact regret in the smaller game, and agrees with its member's formulas at that pot."""
     game = reduced_game(data["dominance"]["fixed"])
-    members = {m["case"]: m for f in data["families"] for m in f["members"]}
+    members = {(f["id"], m["case"]): m for f in data["families"] for m in f["members"]}
     P = sp.Symbol("P", real=True)
-    for w in data["witnesses"][:4]:
+    for w in data["witnesses"][::3]:
         value = sp.Rational(w["P"])
         profile = {x: sp.Rational(v) if "sqrt" not in v else sp.sympify(v) for x, v in w["profile"].items()}
         assert exact_regret(game, profile, {"P": value}).is_nash
-        member = members[w["case"]]
+        member = members[(w["family"], w["case"])]
         free = {sp.Symbol(z, real=True): profile[z] for z in member["free"]}
         for x, formula in member["values"].items():
             expr = sp.sympify(formula, locals={str(s): s for s in game.generators})

@@ -45,8 +45,8 @@ def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
     from symgame.games import billingham, goofspiel, guts, kuhn
 
     assert DEFAULT_BUDGET == ENGINE_BUDGET
-    assert list(CATALOGUE) == list(FAMILIES) + ["jeopardy_sweep", "kuhn", "guts", "billingham", "goofspiel",
-                                                "sampling"]
+    assert list(CATALOGUE) == list(FAMILIES) + ["jeopardy_sweep", "kuhn", "guts", "billingham", "kuhn3",
+                                                "goofspiel", "sampling"]
     from derivations.ganzfried2022 import jeopardy_sweep_outputs
 
     assert CATALOGUE["jeopardy_sweep"][1] == jeopardy_sweep_outputs.SOURCE
@@ -60,6 +60,9 @@ def test_the_light_catalogue_agrees_with_the_studies_and_the_game_modules():
     from derivations.ganzfried2022 import sampling
 
     assert CATALOGUE["sampling"][1].startswith(sampling.SOURCE.split(",")[0])
+    from derivations.szafron2013 import kuhn3_outputs
+
+    assert CATALOGUE["kuhn3"][1].startswith(kuhn3_outputs.SOURCE)
 
 
 def test_the_package_never_imports_the_paper_studies():

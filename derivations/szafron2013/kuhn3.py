@@ -37,7 +37,7 @@ STARTS = 6
 #: other pots, other priors: does the numeric search find anything outside the derived families?
 CROSSCHECK_POTS = (Fraction(21, 8), Fraction(3), Fraction(37, 10), Fraction(47, 10), Fraction(7))
 CROSSCHECK_STARTS = 6
-CASE_SECONDS = 240
+CASE_SECONDS = 150
 DOMINANCE_MS = 20_000
 WITNESSES_PER_INTERVAL = 3
 

@@ -28,8 +28,8 @@ def _range_text(r: dict[str, Any]) -> str:
     return f"{left}{lo['value']} (≈ {lo['approx']}), {upper}{right}"
 
 
-def _checked(member: dict[str, Any], witnesses: list[dict[str, Any]]) -> str:
-    mine = [w for w in witnesses if w["case"] == member["case"]]
+def _checked(family: str, member: dict[str, Any], witnesses: list[dict[str, Any]]) -> str:
+    mine = [w for w in witnesses if w["case"] == member["case"] and w["family"] == family]
     if not mine:
         return "no rational pot checked"
     ok = [w["P"] for w in mine if w["exact_regret_zero"]]
@@ -89,7 +89,7 @@ def summary_markdown(data: dict[str, Any]) -> str:
     ]
     for family, m in members:
         ranges = "; ".join(_range_text(r) for r in m["ranges"])
-        lines.append(f"| {family['id']} | `{m['case']}` | {len(m['free'])} | {ranges} | {_checked(m, witnesses)} |")
+        lines.append(f"| {family['id']} | `{m['case']}` | {len(m['free'])} | {ranges} | {_checked(family['id'], m, witnesses)} |")
     lines += ["", "## The members' formulas", "",
               "Frequencies not listed are 0 (or fixed by dominance, above); a free frequency ranges over the set "
               "cut out by the member's conditions (in `families.json`).", ""]
