@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, CROSSCHECK_POTS, reduced_game, study
-from derivations.szafron2013.kuhn3_outputs import TEXT_FILES, write_kuhn3_outputs
+from derivations.szafron2013.kuhn3_outputs import PLOTS, TEXT_FILES, write_kuhn3_outputs
 from symgame.verify.polycert import exact_regret
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,9 +28,18 @@ def data():
 
 def test_committed_outputs_are_fresh(data, tmp_path):
     shutil.copyfile(KUHN3 / CACHE_FILE, tmp_path / CACHE_FILE)
-    write_kuhn3_outputs(tmp_path)
-    for name in TEXT_FILES:
+    written = write_kuhn3_outputs(tmp_path, pdf=False)
+    assert {p.name for p in written} >= set(TEXT_FILES) | set(PLOTS)
+    for name in TEXT_FILES + PLOTS:
         assert (tmp_path / name).read_bytes() == (KUHN3 / name).read_bytes(), f"{name} is stale"
+
+
+def test_the_cheat_sheet_states_every_family_and_its_exact_range(data):
+    tex = (KUHN3 / "cheatsheet.tex").read_text()
+    for f in data["families"]:
+        assert rf"\textbf{{{f['id']}}}" in tex
+    # the algebraic range ends are printed exactly, not as decimals
+    assert r"\frac{\sqrt{23}}{2}" in tex and "3.89" not in tex
 
 
 def test_dominance_leaves_the_measured_game(data):

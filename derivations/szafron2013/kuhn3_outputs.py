@@ -6,10 +6,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
+import sympy as sp
+
 from derivations.szafron2013.kuhn3 import CACHE_FILE, study
+from symgame.export.atlas_outputs import _pyplot, _save  # the package's matplotlib set-up
 from symgame.references import cite
 
-TEXT_FILES = ("families.json", "summary.md")
+TEXT_FILES = ("families.json", "summary.md", "cheatsheet.tex")
+PLOTS = ("ranges.png", "frequencies.png")
 SOURCE = cite("szafron2013", "section 2")
 CONTINUATION = cite("billingham2018")
 
@@ -137,11 +141,173 @@ def _contains(r: dict[str, Any], value: int) -> bool:
     return above and below
 
 
+# --------------------------------------------------------------------------- formulas, LaTeX, plots
+
+_P = sp.Symbol("P", real=True)
+
+
+def _names(data: dict[str, Any]) -> dict[str, sp.Expr]:
+    names: dict[str, sp.Expr] = {x: sp.Symbol(x, real=True) for x in data["dominance"]["free"]}
+    names["P"] = _P
+    return names
+
+
+def _formula(text: str, names: dict[str, sp.Expr]) -> sp.Expr:
+    """A member's formula or range end, read back with the restricted parser (never ``sympify``)."""
+    from symgame.model.expr import parse_expression
+
+    return parse_expression(text, names, sqrt=True)
+
+
+def _is_point(m: dict[str, Any]) -> bool:
+    return all(r["upper"] is not None and r["lower"]["value"] == r["upper"]["value"] for r in m["ranges"])
+
+
+def _range_latex(r: dict[str, Any], names: dict[str, sp.Expr]) -> str:
+    lo = sp.latex(_formula(r["lower"]["value"], names))
+    if r["upper"] is not None and r["lower"]["value"] == r["upper"]["value"]:
+        return f"P = {lo}"
+    hi = r"\infty" if r["upper"] is None else sp.latex(_formula(r["upper"]["value"], names))
+    left = "[" if r["lower_closed"] else "("
+    right = "]" if r["upper_closed"] else ")"
+    return rf"P \in {left}{lo},\ {hi}{right}"
+
+
+def cheatsheet_tex(data: dict[str, Any]) -> str:
+    """A two-column LaTeX cheat sheet of the derived families (rendered from the study's data only)."""
+    from jinja2 import FileSystemLoader
+
+    from symgame.export.latex import _ENV, escape
+
+    names = _names(data)
+    fixed = data["dominance"]["fixed"]
+    families = []
+    for f in data["families"]:
+        for m in f["members"]:
+            formulas = [f"${sp.latex(names[x])} = {sp.latex(_formula(v, names))}$"
+                        for x, v in m["values"].items() if v != "0" and x not in m["free"]]
+            families.append({
+                "ident": f["id"], "case": escape(m["case"]),
+                "ranges": "; ".join(f"${_range_latex(r, names)}$" for r in m["ranges"]),
+                "free": ", ".join(f"${sp.latex(names[z])}$" for z in m["free"]) or "none",
+                "formulas": ", ".join(formulas) or "every listed frequency 0",
+            })
+    env = _ENV.overlay(loader=FileSystemLoader(str(Path(__file__).parent)))  # the package's LaTeX delimiters
+    exact = sum(bool(w["exact_regret_zero"]) for w in data["witnesses"])
+    return env.get_template("kuhn3_cheatsheet.tex.j2").render(
+        source=escape(SOURCE), continuation=escape(CONTINUATION), families=families,
+        always=", ".join(f"${sp.latex(sp.Symbol(x))}$" for x, v in fixed.items() if v == 1),
+        never=", ".join(f"${sp.latex(sp.Symbol(x))}$" for x, v in fixed.items() if v == 0),
+        witnesses=f"{exact} of {len(data['witnesses'])}",
+        open_cases=sum(s == "timeout" for s in data["discovery"]["cases"].values()),
+        cases=len(data["discovery"]["cases"]))
+
+
+def _plot_span(data: dict[str, Any]) -> tuple[float, float]:
+    ends = [e["approx"] for f in data["families"] for m in f["members"] for r in m["ranges"]
+            for e in (r["lower"], r["upper"]) if e is not None]
+    return 2.0, max(ends) + 0.5
+
+
+def plot_ranges(data: dict[str, Any], path: Path) -> Path:
+    """Each member's range of P (a single pot as a dot)."""
+    plt = _pyplot()
+    lo, hi = _plot_span(data)
+    members = [(f["id"], m) for f in data["families"] for m in f["members"]]
+    fig, ax = plt.subplots(figsize=(7.0, 0.32 * len(members) + 1.3), dpi=100)
+    for k, (ident, m) in enumerate(members):
+        colour = _COLOURS[k % len(_COLOURS)]
+        for r in m["ranges"]:
+            a = r["lower"]["approx"]
+            b = hi if r["upper"] is None else r["upper"]["approx"]
+            if a == b:
+                ax.plot([a], [k], "o", color=colour, ms=5)
+            else:
+                ax.plot([a, b], [k, k], "-", color=colour, lw=5, solid_capstyle="butt")
+        ax.text(hi + 0.03, k, f"{len(m['free'])} free", va="center", fontsize=7)
+    ax.set_yticks(range(len(members)), [ident for ident, _ in members], fontsize=8)
+    ax.set_xlim(lo, hi + 0.4)
+    ax.axvline(3.0, color="#999999", lw=0.6, ls=":")
+    ax.invert_yaxis()
+    ax.set_xlabel("P")
+    ax.set_title("Three-player Kuhn poker: range of P of each derived family", fontsize=9)
+    return _save(plt, fig, path)
+
+
+def plot_frequencies(data: dict[str, Any], path: Path) -> Path:
+    """Frequencies against P on every family valid on an interval: a curve where the formula depends on P
+    only, the exact witness profiles (hollow markers) where it involves a free frequency."""
+    plt = _pyplot()
+    names = _names(data)
+    lo, hi = _plot_span(data)
+    members = [(k, f["id"], m) for k, (f, m) in enumerate((f, m) for f in data["families"] for m in f["members"])
+               if not _is_point(m)]
+    shown = sorted({x for _, _, m in members for x, v in m["values"].items() if v != "0"})
+    cols = 4
+    rows = -(-len(shown) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(10.0, 1.9 * rows + 0.6), dpi=100, sharex=True, squeeze=False)
+    witnesses = data["witnesses"]
+    for ax, x in zip(axes.ravel(), shown):
+        for k, ident, m in members:
+            colour = _COLOURS[k % len(_COLOURS)]
+            expr = _formula(m["values"].get(x, "0"), names)
+            if expr.free_symbols <= {_P}:
+                fn = sp.lambdify(_P, expr, "math")
+                for r in m["ranges"]:
+                    a, b = r["lower"]["approx"], (hi if r["upper"] is None else r["upper"]["approx"])
+                    xs = [a + (b - a) * j / 80 for j in range(81)]
+                    ax.plot(xs, [float(fn(v)) for v in xs], color=colour, lw=1.3, label=ident)
+            else:
+                pts = [(_num(w["P"]), _num(w["profile"][x])) for w in witnesses
+                       if w["case"] == m["case"] and w["family"] == ident and w["profile"]]
+                ax.plot([p for p, _ in pts], [v for _, v in pts], "o", mfc="none", color=colour, ms=4, label=ident)
+        ax.set_title(x, fontsize=8)
+        ax.set_ylim(-0.05, 1.05)
+        ax.tick_params(labelsize=7)
+    for ax in axes.ravel()[len(shown):]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("P", fontsize=8)
+    axes[0][0].set_xlim(lo, hi)
+    handles, labels = [], []
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    order = sorted(range(len(labels)), key=lambda j: int(labels[j][1:]))
+    fig.legend([handles[j] for j in order], [labels[j] for j in order], loc="lower center", ncol=len(labels),
+               fontsize=7, frameon=False)
+    fig.suptitle("Frequencies against P (curves: formulas in P; circles: exact witness profiles where a "
+                 "frequency is free)", fontsize=9)
+    fig.tight_layout(rect=(0, 0.03, 1, 0.97))  # room for the legend below (not _save's default layout)
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+            "#bab0ac", "#1f77b4", "#8c564b"]
+
+
 def write_kuhn3_outputs(directory: Path, recompute: bool = False,
-                        progress: Callable[[str, float], None] | None = None) -> list[Path]:
+                        progress: Callable[[str, float], None] | None = None, pdf: bool = True,
+                        plots: bool = True) -> list[Path]:
+    from symgame.export.latex import compile_pdf
+
     directory.mkdir(parents=True, exist_ok=True)
     data = study(directory, recompute=recompute, progress=progress)
     paths = [directory / name for name in TEXT_FILES]
     paths[0].write_text(families_json(data), encoding="utf-8")
     paths[1].write_text(summary_markdown(data), encoding="utf-8")
+    paths[2].write_text(cheatsheet_tex(data), encoding="utf-8")
+    if plots:
+        paths.append(plot_ranges(data, directory / PLOTS[0]))
+        paths.append(plot_frequencies(data, directory / PLOTS[1]))
+    if pdf:
+        made = compile_pdf(paths[2])
+        if made.path is not None:
+            paths.append(made.path)
+        elif progress is not None:
+            progress(f"cheat sheet PDF not made: {made.message}", 0.0)
     return paths + [directory / CACHE_FILE]
