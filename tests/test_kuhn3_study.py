@@ -42,6 +42,19 @@ def test_the_cheat_sheet_states_every_family_and_its_exact_range(data):
     assert r"\frac{\sqrt{23}}{2}" in tex and "3.89" not in tex
 
 
+def test_every_family_is_certified_on_its_whole_range(data):
+    """The whole-interval certificates are cached under the current code and study, and all proved."""
+    from derivations.szafron2013.kuhn3_certify import certificates
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("derivations.szafron2013.kuhn3_certify.compute_certificates",
+                   lambda data, progress=None: pytest.fail("kuhn3 certificates are stale: run `symgame derive kuhn3`"))
+        certs = certificates(KUHN3, data)
+    ranges = sum(len(m["ranges"]) for f in data["families"] for m in f["members"])
+    assert len(certs) == ranges
+    assert all(c["sound"] == "true" and c["nonempty"] == "true" for c in certs), certs
+
+
 def test_dominance_leaves_the_measured_game(data):
     fixed = data["dominance"]["fixed"]
     assert len(fixed) + len(data["dominance"]["free"]) == data["game"]["information_sets"] == 48
