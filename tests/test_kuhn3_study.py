@@ -49,10 +49,23 @@ def test_every_family_is_certified_on_its_whole_range(data):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("derivations.szafron2013.kuhn3_certify.compute_certificates",
                    lambda data, progress=None: pytest.fail("kuhn3 certificates are stale: run `symgame derive kuhn3`"))
-        certs = certificates(KUHN3, data)
+        certs = certificates(KUHN3, data)["members"]
     ranges = sum(len(m["ranges"]) for f in data["families"] for m in f["members"])
     assert len(certs) == ranges
     assert all(c["sound"] == "true" and c["nonempty"] == "true" for c in certs), certs
+
+
+def test_a_solved_branch_without_derived_range_is_reported_and_checked(data):
+    """The range derivation cannot see every border when free frequencies enter non-linearly; the branch that
+    then came out empty although it holds below P = 3 is reported, its candidate interval proved sound."""
+    from derivations.szafron2013.kuhn3_certify import _simplest, certificates
+
+    unranged = certificates(KUHN3, data)["unranged"]
+    holding = [u for u in unranged if u["holds_at"]]
+    assert holding and all(e.get("sound") == "true" for u in holding for e in u["intervals"])
+    assert "21/8" in holding[0]["holds_at"] and holding[0]["intervals"][0]["interval"] == "2 < P < 3"
+    assert _simplest(Fraction(29, 10), Fraction(3)) == 3 and _simplest(Fraction(1, 3), Fraction(2, 5)) == Fraction(1, 3)
+    assert _simplest(Fraction(1, 10**6), Fraction(2, 10**6)) is None
 
 
 def test_dominance_leaves_the_measured_game(data):

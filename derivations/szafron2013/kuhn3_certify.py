@@ -10,6 +10,9 @@ expression parser, range ends as exact algebraic numbers) and, on each interval 
 * **nonemptiness**: the member has a profile at every ``P`` of the interval --
   :func:`symgame.verify.polycert.certify_nonempty` (z3's quantified solver, then exact cells of ``P``).
 
+It also re-solves the study's solved cases and reports the branches whose range came out empty although the
+range derivation flagged it incomplete (:func:`recover_unranged`): a family the atlas would otherwise drop.
+
 Cached beside the study (part ``kuhn3/certificates``), keyed by this code and a digest of the study's data.
 """
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
@@ -95,7 +99,7 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
         for other, (oset, oiv) in zip(out, sets):
             if other["nonempty"] == "true" and other is not record and interval_within(iv, oiv) and \
                     certify_covered(game, oset, iv, [(pset, iv)], TIMEOUT_MS).decision is Decision.TRUE:
-                record["nonempty"], record["nonempty_method"] = "true", f"holds {other['family']}"
+                record["nonempty"], record["nonempty_method"] = "true", f"contains {other['family']}"
                 break
     return out
 
@@ -122,16 +126,121 @@ def _witness_in(game, pset, value, witness: dict[str, Any]) -> bool:
 
 
 def certificates(directory: Path | None, data: dict[str, Any], recompute: bool = False,
-                 progress: Callable[[str, float], None] | None = None) -> list[dict[str, Any]]:
-    """The cached certificates of the study ``data``, computed when the cache has none under this code."""
+                 progress: Callable[[str, float], None] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The cached checks of the study ``data`` (``"members"``: :func:`compute_certificates`; ``"unranged"``:
+    :func:`recover_unranged`), computed when the cache has none under this code."""
     from symgame.export.cache import StudyCache
 
     key = _key(data)
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
     found = None if cache is None or recompute else cache.get(PART, key)
     if found is None:
-        found = compute_certificates(data, progress)
+        found = {"members": compute_certificates(data, progress), "unranged": recover_unranged(data, progress)}
         if cache is not None:
             cache.put(PART, key, found)
             cache.save()
     return found
+
+
+# --------------------------------------------------------------------------- branches without a derived range
+
+GRID = tuple(Fraction(k, 8) for k in range(17, 65))  # 17/8 .. 8, the discovery's span of pots
+BISECTIONS = 24
+MAX_DENOMINATOR = 64
+
+
+def _simplest(lo: Fraction, hi: Fraction) -> Fraction | None:
+    """The rational of least denominator (at most :data:`MAX_DENOMINATOR`) in ``[lo, hi]``, if any."""
+    for den in range(1, MAX_DENOMINATOR + 1):
+        k = -((-lo.numerator * den) // lo.denominator)  # ceil(lo * den)
+        if Fraction(k, den) <= hi:
+            return Fraction(k, den)
+    return None
+
+
+def recover_unranged(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
+                     ) -> list[dict[str, Any]]:
+    """Branches of the study's solved cases whose range came out empty although it is flagged incomplete
+    (a free frequency enters non-linearly, so the border polynomials may miss a border).
+
+    Each is decided exactly on the grid :data:`GRID` of pots; around each run of pots where it holds the two
+    transitions are bracketed by exact bisection, the simplest rational in each bracket is taken as a
+    candidate end, and the open interval between the candidates is then *certified* (sound and nonempty,
+    as for the families).  A certified interval is a proved part of the branch's range; that the range
+    stops there is not proved.
+    """
+    import sympy as sp
+
+    from symgame.engine.atlas import analyse_case, parameter_pieces
+    from symgame.engine.casesplit import detect_structure
+    from symgame.engine.ranges import ParamInterval, decide_at, rational_endpoint
+    from symgame.export.atlas_outputs import interval_text
+    from symgame.model.decide import Decision
+    from symgame.verify.polycert import ProfileSet, certify_nonempty
+    from symgame.verify.separable import certify_best_response
+
+    game = reduced_game(data["dominance"]["fixed"])
+    structure = detect_structure(game)
+    P = game.symbol(game.parameter_names[0])
+    pieces = tuple(range(len(parameter_pieces(game))))
+    low = Fraction(str(game.parameters[0].lower))
+
+    def holds(branch, value: Fraction) -> bool:
+        return decide_at(branch, P, sp.Rational(value.numerator, value.denominator), None, TIMEOUT_MS) \
+            is Decision.TRUE
+
+    def transition(branch, false_at: Fraction, true_at: Fraction) -> Fraction | None:
+        for _ in range(BISECTIONS):
+            mid = (false_at + true_at) / 2
+            if holds(branch, mid):
+                true_at = mid
+            else:
+                false_at = mid
+        return _simplest(min(false_at, true_at), max(false_at, true_at))
+
+    out = []
+    for case, stage in sorted(data["discovery"]["cases"].items()):
+        if stage != "solved":
+            continue
+        start = time.perf_counter()
+        verdict = analyse_case(game, structure, case, pieces)
+        for k, solved in enumerate(verdict.branches):
+            branch = solved.branch
+            if solved.range.intervals or solved.range.complete:
+                continue
+            truth = [holds(branch, v) for v in GRID]
+            record: dict[str, Any] = {
+                "case": case, "branch": k, "free": list(branch.free),
+                "values": {x: str(e) for x, e in branch.values},
+                "holds_at": [str(v) for v, t in zip(GRID, truth) if t], "intervals": []}
+            runs, j = [], 0
+            while j < len(GRID):
+                if truth[j]:
+                    first = j
+                    while j + 1 < len(GRID) and truth[j + 1]:
+                        j += 1
+                    runs.append((first, j))
+                j += 1
+            for first, last in runs:
+                lo = transition(branch, GRID[first - 1] if first else low, GRID[first])
+                hi = transition(branch, GRID[last + 1], GRID[last]) if last + 1 < len(GRID) else None
+                entry: dict[str, Any] = {"grid": [str(GRID[first]), str(GRID[last])]}
+                if lo is None or (hi is None and last + 1 < len(GRID)):
+                    entry["certified"] = "no simple candidate end"
+                    record["intervals"].append(entry)
+                    continue
+                iv = ParamInterval(rational_endpoint(lo, P), False, None if hi is None else rational_endpoint(hi, P),
+                                   False)
+                pset = ProfileSet(branch.values, branch.free, branch.conditions)
+                sound = certify_best_response(game, pset, iv, TIMEOUT_MS).decision
+                nonempty = certify_nonempty(game, pset, iv, TIMEOUT_MS).decision
+                entry.update({"interval": interval_text(iv), "sound": sound.name.lower(),
+                              "nonempty": nonempty.name.lower()})
+                record["intervals"].append(entry)
+            out.append(record)
+            if progress is not None:
+                progress(f"unranged branch {k} of {case}: holds at {len(record['holds_at'])} grid pots, "
+                         + "; ".join(f"{e.get('interval', e['grid'])} sound {e.get('sound')} nonempty "
+                                     f"{e.get('nonempty')}" for e in record["intervals"]),
+                         time.perf_counter() - start)
+    return out

@@ -19,8 +19,9 @@ SOURCE = cite("szafron2013", "section 2")
 CONTINUATION = cite("billingham2018")
 
 
-def families_json(data: dict[str, Any], certs: list[dict[str, Any]]) -> str:
-    return json.dumps({"source": SOURCE, **data, "certificates": certs}, indent=1, sort_keys=True) + "\n"
+def families_json(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]) -> str:
+    return json.dumps({"source": SOURCE, **data, "certificates": checks["members"], "unranged": checks["unranged"]},
+                      indent=1, sort_keys=True) + "\n"
 
 
 def _range_text(r: dict[str, Any]) -> str:
@@ -46,7 +47,8 @@ def _certified(certs: list[dict[str, Any]]) -> int:
     return sum(c["sound"] == "true" and c["nonempty"] == "true" for c in certs)
 
 
-def summary_markdown(data: dict[str, Any], certs: list[dict[str, Any]]) -> str:
+def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]) -> str:
+    certs = checks["members"]
     dom, disc = data["dominance"], data["discovery"]
     stages = Counter(disc["cases"].values())
     members = [(f, m) for f in data["families"] for m in f["members"]]
@@ -124,6 +126,7 @@ def summary_markdown(data: dict[str, Any], certs: list[dict[str, Any]]) -> str:
         if c["sound_counterexample"]:
             lines.append(f"|  | counterexample: {c['sound_counterexample']} | | | | |")
     lines += [""]
+    lines += _unranged_lines(checks["unranged"])
     lines += ["## Exact witnesses", "",
               "At a rational P inside each interval, one profile of the member (free frequencies chosen by z3) "
               "checked by exact regret against every vertex deviation of each player:", ""]
@@ -142,8 +145,38 @@ def summary_markdown(data: dict[str, Any], certs: list[dict[str, Any]]) -> str:
               f"{len(cross)} numeric equilibria, {len(cross) - len(outside)} lie in a derived family "
               f"valid there; {len(outside)} do not"
               + (" (at P = " + ", ".join(sorted({c['P'] for c in outside}, key=_num)) + ")." if outside else ".")]
+    timed_out = sum(s == "timeout" for s in disc["cases"].values())
+    unranged_pots = sorted({c["P"] for c in outside if any(c["P"] in u["holds_at"]
+                                                            for u in checks["unranged"])}, key=_num)
+    if unranged_pots:
+        lines.append(f"At P = {', '.join(unranged_pots)} a solved branch without a derived range holds (section "
+                     "above); the profiles of the numeric search are not kept, so whether the equilibria found there "
+                     f"lie in it is not checked. No family is known at the other pots; {timed_out} cases timed out.")
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _unranged_lines(unranged: list[dict[str, Any]]) -> list[str]:
+    found = [u for u in unranged if u["holds_at"]]
+    lines = ["## Solved branches without a derived range", "",
+             f"Re-solving the solved cases: {len(unranged)} branches have an empty range flagged incomplete (a free "
+             "frequency enters their conditions non-linearly, so the border polynomials can miss a border of the "
+             "range); decided exactly at every eighth from 17/8 to 8, "
+             + (f"{len(found)} of them hold{'s' if len(found) == 1 else ''} somewhere (below); the others nowhere on that "
+                "grid." if found else
+                "none holds anywhere on that grid.")]
+    for u in found:
+        lines += ["", f"- case `{u['case']}`, branch {u['branch']} ({len(u['free'])} free frequencies): holds "
+                  f"exactly at P = {', '.join(u['holds_at'])}."]
+        for e in u["intervals"]:
+            if "interval" in e:
+                lines.append(f"  On {e['interval']} (candidate ends from exact bisection, then checked): sound {e['sound']}, "
+                             f"nonempty {e['nonempty']}.")
+            else:
+                lines.append(f"  Between P = {e['grid'][0]} and {e['grid'][1]}: {e['certified']}.")
+        lines.append("  Not in the family list above: its range is not proved (the derived families all come with "
+                     "an exact range).")
+    return lines + [""]
 
 
 def _num(text: str) -> float:
@@ -315,11 +348,11 @@ def write_kuhn3_outputs(directory: Path, recompute: bool = False,
 
     directory.mkdir(parents=True, exist_ok=True)
     data = study(directory, recompute=recompute, progress=progress)
-    certs = certificates(directory, data, recompute=recompute, progress=progress)
+    checks = certificates(directory, data, recompute=recompute, progress=progress)
     paths = [directory / name for name in TEXT_FILES]
-    paths[0].write_text(families_json(data, certs), encoding="utf-8")
-    paths[1].write_text(summary_markdown(data, certs), encoding="utf-8")
-    paths[2].write_text(cheatsheet_tex(data, certs), encoding="utf-8")
+    paths[0].write_text(families_json(data, checks), encoding="utf-8")
+    paths[1].write_text(summary_markdown(data, checks), encoding="utf-8")
+    paths[2].write_text(cheatsheet_tex(data, checks["members"]), encoding="utf-8")
     if plots:
         paths.append(plot_ranges(data, directory / PLOTS[0]))
         paths.append(plot_frequencies(data, directory / PLOTS[1]))
