@@ -72,14 +72,21 @@ def kuhn3(limit: float | None) -> None:
     if limit is None:
         return
     index = min(range(len(members)), key=lambda k: len(members[k][2].free))  # the member with fewest free
+    ident, _, pset, intervals = members[index]
+    start = time.perf_counter()
+    verdict = certify_best_response(game, pset, intervals[0]).decision.name
+    separable = time.perf_counter() - start
+    print(f"  separable, member {ident} alone: {verdict} in {separable:.1f} s")
     with mp.get_context("fork").Pool(1) as pool:
         start = time.perf_counter()
         pending = pool.apply_async(_whole_box, ((data, index),))
         try:
             verdict = pending.get(limit)
-            print(f"  whole box, member {members[index][0]} alone: {verdict} in {time.perf_counter() - start:.1f} s")
+            whole_box = time.perf_counter() - start
+            print(f"  whole box, member {ident} alone: {verdict} in {whole_box:.1f} s; ratio whole box / separable "
+                  f"{whole_box / separable:.0f}")
         except mp.TimeoutError:
-            print(f"  whole box, member {members[index][0]} alone: not finished after {limit:.0f} s")
+            print(f"  whole box, member {ident} alone: not finished after {limit:.0f} s")
 
 
 def main() -> None:
