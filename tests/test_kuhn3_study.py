@@ -68,6 +68,35 @@ def test_a_solved_branch_without_derived_range_is_reported_and_checked(data):
     assert _simplest(Fraction(1, 10**6), Fraction(2, 10**6)) is None
 
 
+def test_coexistence_cells_agree_with_the_ranges_at_sample_pots(data):
+    from derivations.szafron2013.kuhn3_certify import certificates, member_sets
+
+    cells = certificates(KUHN3, data)["coexistence"]
+    _, members = member_sets(data)
+    for value in (Fraction(5, 2), Fraction(3), Fraction(16, 5), Fraction(7, 2), Fraction(4), Fraction(5)):
+        valid = sorted({ident for ident, _, _, ivs in members if any(iv.contains(value) for iv in ivs)})
+        # the cell holding the value: a point cell equal to it, else the open cell whose ends bracket it
+        mine = [c for c in cells if c["cell"] == f"P = {value}"] or [
+            c for c in cells if "<" in c["cell"] and _brackets(c["cell"], float(value))]
+        assert len(mine) == 1 and sorted(mine[0]["families"]) == valid, (value, mine)
+    assert max(len(c["families"]) for c in cells) == 4
+
+
+def _brackets(cell: str, value: float) -> bool:
+    import math
+
+    parts = [p.strip() for p in cell.split("<")]
+    lo = _approx(parts[0]) if parts[0] != "P" else -math.inf
+    hi = _approx(parts[-1]) if parts[-1] != "P" else math.inf
+    return lo < value < hi
+
+
+def _approx(text: str) -> float:
+    from symgame.model.expr import parse_expression
+
+    return float(parse_expression(text, {}, sqrt=True))
+
+
 def test_dominance_leaves_the_measured_game(data):
     fixed = data["dominance"]["fixed"]
     assert len(fixed) + len(data["dominance"]["free"]) == data["game"]["information_sets"] == 48

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, reduced_game
+from symgame.engine.ranges import ParamInterval
 
 PART = "kuhn3/certificates"
 TIMEOUT_MS = 60_000
@@ -104,6 +105,30 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
     return out
 
 
+def coexistence_cells(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The parameter line cut at every range end (exact algebraic comparisons) and the distinct families valid
+    on each cell (:func:`symgame.verify.atlascheck.coexistence` on the families read back from the study)."""
+    from symgame.engine.atlas import Atlas, AtlasStats, Family, SolvedBranch
+    from symgame.engine.casesplit import detect_structure
+    from symgame.engine.parametric import CaseBranch
+    from symgame.engine.ranges import BranchRange
+    from symgame.export.atlas_outputs import interval_text
+    from symgame.verify.atlascheck import coexistence
+
+    game, members = member_sets(data)
+    families: dict[str, list] = {}
+    for ident, case, pset, intervals in members:
+        branch = CaseBranch(case, None, pset.values, pset.free, pset.constraints)
+        families.setdefault(ident, []).append(SolvedBranch(branch, BranchRange(tuple(intervals), False, 0)))
+    atlas = Atlas(game, detect_structure(game), tuple(Family(k, (), None, tuple(v)) for k, v in families.items()),
+                  (), AtlasStats(), complete=False)
+    out = []
+    for cell in coexistence(atlas):
+        iv = ParamInterval(cell.lower, cell.is_point, cell.upper, cell.is_point)
+        out.append({"cell": interval_text(iv), "families": list(cell.families)})
+    return out
+
+
 def _witness_in(game, pset, value, witness: dict[str, Any]) -> bool:
     """Whether the study's witness at the single pot ``value`` satisfies every condition of the member
     exactly (its free frequencies in [0, 1], the member's formulas giving its other frequencies)."""
@@ -135,7 +160,8 @@ def certificates(directory: Path | None, data: dict[str, Any], recompute: bool =
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
     found = None if cache is None or recompute else cache.get(PART, key)
     if found is None:
-        found = {"members": compute_certificates(data, progress), "unranged": recover_unranged(data, progress)}
+        found = {"members": compute_certificates(data, progress), "coexistence": coexistence_cells(data),
+                 "unranged": recover_unranged(data, progress)}
         if cache is not None:
             cache.put(PART, key, found)
             cache.save()

@@ -125,6 +125,12 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
                      f"{c['nonempty_method']} |")
         if c["sound_counterexample"]:
             lines.append(f"|  | counterexample: {c['sound_counterexample']} | | | | |")
+    lines += ["", "## Coexistence", "",
+              "The line of P cut at every range end (exact algebraic comparisons); the derived families valid on "
+              "each cell (a family contained in another, such as one whose nonemptiness is proved through it, is "
+              "still listed):", "", "| P | families | count |", "|---|---|---:|"]
+    lines += [f"| {c['cell']} | {', '.join(c['families']) or 'none derived'} | {len(c['families'])} |"
+              for c in checks["coexistence"]]
     lines += [""]
     lines += _unranged_lines(checks["unranged"])
     lines += ["## Exact witnesses", "",
@@ -224,7 +230,7 @@ def _range_latex(r: dict[str, Any], names: dict[str, sp.Expr]) -> str:
     return rf"P \in {left}{lo},\ {hi}{right}"
 
 
-def cheatsheet_tex(data: dict[str, Any], certs: list[dict[str, Any]]) -> str:
+def cheatsheet_tex(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]) -> str:
     """A two-column LaTeX cheat sheet of the derived families (rendered from the study's data only)."""
     from jinja2 import FileSystemLoader
 
@@ -249,9 +255,27 @@ def cheatsheet_tex(data: dict[str, Any], certs: list[dict[str, Any]]) -> str:
         source=escape(SOURCE), continuation=escape(CONTINUATION), families=families,
         always=", ".join(f"${sp.latex(sp.Symbol(x))}$" for x, v in fixed.items() if v == 1),
         never=", ".join(f"${sp.latex(sp.Symbol(x))}$" for x, v in fixed.items() if v == 0),
-        witnesses=f"{exact} of {len(data['witnesses'])}", certified=f"{_certified(certs)} of {len(certs)}",
+        witnesses=f"{exact} of {len(data['witnesses'])}",
+        certified=f"{_certified(checks['members'])} of {len(checks['members'])}",
+        cells=[{"cell": _cell_latex(c["cell"]), "families": ", ".join(c["families"]) or "none derived"}
+               for c in checks["coexistence"]],
         open_cases=sum(s == "timeout" for s in data["discovery"]["cases"].values()),
         cases=len(data["discovery"]["cases"]))
+
+
+def _cell_latex(text: str) -> str:
+    """``"3 < P < 5/4 + sqrt(65)/4"`` (the cell's exact text) as LaTeX, through the restricted parser."""
+    import re
+
+    names: dict[str, sp.Expr] = {}
+    parts = re.split(r"\s*(<=|<|=)\s*", text)
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2:
+            out.append({"<=": r"\le", "<": "<", "=": "="}[part])
+        else:
+            out.append("P" if part == "P" else sp.latex(_formula(part, names)))
+    return " ".join(out)
 
 
 def _plot_span(data: dict[str, Any]) -> tuple[float, float]:
@@ -352,7 +376,7 @@ def write_kuhn3_outputs(directory: Path, recompute: bool = False,
     paths = [directory / name for name in TEXT_FILES]
     paths[0].write_text(families_json(data, checks), encoding="utf-8")
     paths[1].write_text(summary_markdown(data, checks), encoding="utf-8")
-    paths[2].write_text(cheatsheet_tex(data, checks["members"]), encoding="utf-8")
+    paths[2].write_text(cheatsheet_tex(data, checks), encoding="utf-8")
     if plots:
         paths.append(plot_ranges(data, directory / PLOTS[0]))
         paths.append(plot_frequencies(data, directory / PLOTS[1]))
