@@ -68,6 +68,34 @@ def test_a_solved_branch_without_derived_range_is_reported_and_checked(data):
     assert _simplest(Fraction(1, 10**6), Fraction(2, 10**6)) is None
 
 
+def test_the_numeric_equilibria_at_21_8_lie_in_a_family_or_the_unranged_branch(data):
+    """Independent of the exact pipeline: the cross-check's logit search at P = 21/8 (same priors) finds
+    equilibria, each within 1e-4 of the derived family there or of the unranged branch (checked by formulas and
+    conditions with its free frequencies read off the numeric profile)."""
+    from derivations.szafron2013.kuhn3_certify import certificates, member_sets, profile_set
+    from symgame.numeric.polygame import numeric_equilibria
+
+    game, members = member_sets(data)
+    unranged = [profile_set(game, u) for u in certificates(KUHN3, data)["unranged"] if "21/8" in u["holds_at"]]
+    value = Fraction(21, 8)
+    sets = [pset for _, _, pset, ivs in members if any(iv.contains(value) for iv in ivs)] + unranged
+    found = numeric_equilibria(game, {"P": float(value)}, starts=6, seed=100)
+    assert found
+    inside = [any(_near(game, pset, value, eq.profile) for pset in sets) for eq in found]
+    assert all(inside), inside
+    assert not all(any(_near(game, pset, value, eq.profile) for pset in sets[:-len(unranged)]) for eq in found), \
+        "the unranged branch is needed: some equilibrium lies only there"
+
+
+def _near(game, pset, value, point, tol=1e-4) -> bool:
+    P = game.symbol("P")
+    subs = {P: sp.Rational(value.numerator, value.denominator)}
+    subs.update({game.symbol(z): point[z] for z in pset.free})
+    if any(abs(float(e.subs(subs)) - point[x]) > tol for x, e in pset.values if x not in pset.free):
+        return False
+    return all(float(e.subs(subs)) >= -tol for e, rel in pset.constraints if rel in (">", ">="))
+
+
 def test_coexistence_cells_agree_with_the_ranges_at_sample_pots(data):
     from derivations.szafron2013.kuhn3_certify import certificates, member_sets
 

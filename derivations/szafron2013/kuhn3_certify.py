@@ -40,9 +40,8 @@ def _key(data: dict[str, Any]) -> str:
 
 def member_sets(data: dict[str, Any]):
     """``(game, [(family id, case, ProfileSet, [ParamInterval, ...]), ...])`` read back from the study's data."""
-    from symgame.engine.ranges import ParamInterval, algebraic_endpoint, rational_endpoint
+    from symgame.engine.ranges import algebraic_endpoint, rational_endpoint
     from symgame.model.expr import parse_expression
-    from symgame.verify.polycert import ProfileSet
 
     game = reduced_game(data["dominance"]["fixed"])
     names = {str(g): g for g in game.generators}
@@ -58,13 +57,27 @@ def member_sets(data: dict[str, Any]):
     out = []
     for f in data["families"]:
         for m in f["members"]:
-            values = tuple((x, parse(m["values"].get(x, "0"))) for x in game.variables)
-            pset = ProfileSet(values, tuple(m["free"]), tuple((parse(e), rel) for e, rel in m["conditions"]))
+            pset = profile_set(game, m)
             intervals = [ParamInterval(endpoint(r["lower"]), r["lower_closed"],
                                        None if r["upper"] is None else endpoint(r["upper"]), r["upper_closed"])
                          for r in m["ranges"]]
             out.append((f["id"], m["case"], pset, intervals))
     return game, out
+
+
+def profile_set(game, record: dict[str, Any]):
+    """A family member (or an unranged branch) of the study's JSON as a
+    :class:`~symgame.verify.polycert.ProfileSet` (formulas read by the restricted parser)."""
+    from symgame.model.expr import parse_expression
+    from symgame.verify.polycert import ProfileSet
+
+    names = {str(g): g for g in game.generators}
+
+    def parse(text: str):
+        return parse_expression(text, names, sqrt=True)
+
+    values = tuple((x, parse(record["values"].get(x, "0"))) for x in game.variables)
+    return ProfileSet(values, tuple(record["free"]), tuple((parse(e), rel) for e, rel in record["conditions"]))
 
 
 def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
@@ -238,6 +251,7 @@ def recover_unranged(data: dict[str, Any], progress: Callable[[str, float], None
             record: dict[str, Any] = {
                 "case": case, "branch": k, "free": list(branch.free),
                 "values": {x: str(e) for x, e in branch.values},
+                "conditions": [[str(e), rel] for e, rel in branch.conditions],
                 "holds_at": [str(v) for v, t in zip(GRID, truth) if t], "intervals": []}
             runs, j = [], 0
             while j < len(GRID):

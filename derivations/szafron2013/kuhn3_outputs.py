@@ -156,8 +156,9 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
                                                             for u in checks["unranged"])}, key=_num)
     if unranged_pots:
         lines.append(f"At P = {', '.join(unranged_pots)} a solved branch without a derived range holds (section "
-                     "above); the profiles of the numeric search are not kept, so whether the equilibria found there "
-                     f"lie in it is not checked. No family is known at the other pots; {timed_out} cases timed out.")
+                     "above); the profiles of the numeric search are not kept here (the test suite re-runs the search "
+                     "there and locates each equilibrium in a family or in that branch). No family is known at the "
+                     f"other pots; {timed_out} cases timed out.")
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     return "\n".join(lines).rstrip() + "\n"
 
