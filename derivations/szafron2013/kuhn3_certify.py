@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-from derivations.szafron2013.kuhn3 import CACHE_FILE, reduced_game
+from derivations.szafron2013.kuhn3 import CACHE_FILE, _interval_json, reduced_game
 from symgame.engine.ranges import ParamInterval
 
 PART = "kuhn3/certificates"
@@ -138,7 +138,7 @@ def coexistence_cells(data: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for cell in coexistence(atlas):
         iv = ParamInterval(cell.lower, cell.is_point, cell.upper, cell.is_point)
-        out.append({"cell": interval_text(iv), "families": list(cell.families)})
+        out.append({"cell": interval_text(iv), "range": _interval_json(iv), "families": list(cell.families)})
     return out
 
 

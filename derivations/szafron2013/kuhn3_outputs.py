@@ -258,25 +258,10 @@ def cheatsheet_tex(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]
         never=", ".join(f"${sp.latex(sp.Symbol(x))}$" for x, v in fixed.items() if v == 0),
         witnesses=f"{exact} of {len(data['witnesses'])}",
         certified=f"{_certified(checks['members'])} of {len(checks['members'])}",
-        cells=[{"cell": _cell_latex(c["cell"]), "families": ", ".join(c["families"]) or "none derived"}
+        cells=[{"cell": _range_latex(c["range"], names), "families": ", ".join(c["families"]) or "none derived"}
                for c in checks["coexistence"]],
         open_cases=sum(s == "timeout" for s in data["discovery"]["cases"].values()),
         cases=len(data["discovery"]["cases"]))
-
-
-def _cell_latex(text: str) -> str:
-    """``"3 < P < 5/4 + sqrt(65)/4"`` (the cell's exact text) as LaTeX, through the restricted parser."""
-    import re
-
-    names: dict[str, sp.Expr] = {}
-    parts = re.split(r"\s*(<=|<|=)\s*", text)
-    out = []
-    for k, part in enumerate(parts):
-        if k % 2:
-            out.append({"<=": r"\le", "<": "<", "=": "="}[part])
-        else:
-            out.append("P" if part == "P" else sp.latex(_formula(part, names)))
-    return " ".join(out)
 
 
 def _plot_span(data: dict[str, Any]) -> tuple[float, float]:
