@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy as sp
 import z3
@@ -123,7 +123,8 @@ def certify_best_response(game: PolynomialGame, pset: ProfileSet, interval: Para
 
     Failures, in order: a formula's denominator vanishing inside the interval, a frequency outside
     ``[0, 1]``, a profitable group deviation (the counterexample names a parameter value, rational when one
-    is near, the free frequencies and the deviation with its gain).  ``method`` is ``"z3, separable"``.
+    is near, the free frequencies and, under ``"reason"``, the violated check).  ``method`` is
+    ``"z3, separable"``.
     """
     t0 = time.perf_counter()
     name = game.parameter_names[0]
@@ -135,8 +136,7 @@ def certify_best_response(game: PolynomialGame, pset: ProfileSet, interval: Para
     P = game.symbol(name)
 
     def verdict(answer, reason: str) -> FamilyCertificate:
-        found = _certificate(claim, answer, t0, fam.enc, shown, reason)
-        return FamilyCertificate(found.claim, found.decision, found.counterexample, found.seconds, "z3, separable")
+        return replace(_certificate(claim, answer, t0, fam.enc, shown, reason), method="z3, separable")
 
     checks: list[tuple[str, sp.Expr, str]] = []
     for x, expr in pset.values:
@@ -156,7 +156,7 @@ def certify_best_response(game: PolynomialGame, pset: ProfileSet, interval: Para
             holds = expr == 0 if rel == "==" else bool(expr > 0)
             if holds:
                 return FamilyCertificate(claim, Decision.FALSE, {"reason": reason}, time.perf_counter() - t0,
-                                         "z3, separable")
+                                         "z3, separable")  # decided without z3: no model to show
             continue
         num, den = sp.fraction(sp.together(expr))
         amount = fam.enc.term(sp.expand(num * den))  # the sign of expr, where den != 0
