@@ -54,6 +54,10 @@ def check_witness(formula, point):
     # a vertical line where the curve x*y - 1 vanishes identically in y? (x - 1)*y: nullified at x = 1
     (z3.And((X - 1) * Y == 0, Y > 0, X * X != 1), False),
     (z3.And((X - 1) * Y == 0, Y > 0), True),
+    # above x = sqrt 2 the curve y^2 = x^2 - 2 is the double root y = 0 (its discriminant vanishes)
+    (z3.And(X * X == 2, Y * Y == X * X - 2), True),
+    (z3.And(X * X == 2, Y * Y == X * X - 2, Y != 0), False),
+    (z3.And(X * X == 2, Y * Y == X * X - 2, X * Y * Y + Y - 1 > 0), False),
 ])
 def test_known_answers(formula, expected):
     ok, point = cad_answer(formula)
@@ -68,6 +72,41 @@ def test_isolation_and_simple_samples():
     assert roots[1].compare(RealRoot(flint.fmpz_poly([-3, 2]), 0, 0)) < 0  # sqrt 2 < 3/2
     assert simplest_between(flint.fmpq(1, 3), flint.fmpq(2, 3)) == flint.fmpq(1, 2)
     assert roots[1].index() == 1
+
+
+@seed(20261126)
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.integers(-40, 40), min_size=3, max_size=14), st.integers(-6, 6))
+def test_descartes_isolation_agrees_with_arb(coeffs, shift):
+    """Exact isolation (Descartes' rule with bisection) finds as many real roots as arb's certified
+    complex root finder, in disjoint intervals with a sign change each, enclosing arb's roots."""
+    from symgame.model.cad import _descartes, irreducible_factors
+
+    poly = flint.fmpz_poly(coeffs) * flint.fmpz_poly([-shift, 3]) ** 2 + 1
+    for factor in irreducible_factors(poly):
+        if factor.degree() < 2:
+            continue
+        intervals = _descartes(factor)
+        real = sorted((ball.real for ball, _ in factor.complex_roots() if ball.imag.is_zero()),
+                      key=lambda b: float(b.mid()))
+        assert len(intervals) == len(real)
+        for (low, high), ball in zip(intervals, real):
+            assert factor(low) * factor(high) < 0
+            assert flint.arb(low) < ball and ball < flint.arb(high)
+        assert all(h < l for (_, h), (l, _) in zip(intervals, intervals[1:]))
+
+
+def test_square_free_shortcut_agrees_with_euclid(monkeypatch):
+    """Above an irrational x, f(alpha, y) is taken as square-free when the discriminant does not
+    vanish at alpha; forcing Euclid's gcd over Q(alpha) everywhere gives the same answers."""
+    formulas = [z3.And(X * X == 2, Y * Y == X * X - 2, Y != 0),
+                z3.And(X * X * X == 2, Y * Y * Y - X * Y + 1 == 0, Y < 0),
+                z3.And(X * X == 3, (Y * Y - X) * (Y - 1) == 0, Y > 1),
+                z3.And(X * X - X - 1 == 0, Y * Y - 2 * X * Y + X * X == 0, Y != X)]
+    fast = [cad_answer(f)[0] for f in formulas]
+    monkeypatch.setattr(Plane, "_discriminant", lambda self, key: flint.fmpz_poly([0]))
+    slow = [cad_answer(f)[0] for f in formulas]
+    assert fast == slow == [False, True, True, False]   # 3^(1/4) > 1
 
 
 def _polynomial(draw_coeffs):

@@ -14,12 +14,14 @@ as in Basu, Pollack and Roy, *Algorithms in Real Algebraic Geometry*, Springer 2
    never meet (delineability), so every factor has a constant sign on every cell of the cylinder;
 3. **lifting**: above one sample of each interval (a rational) and each root (an exact algebraic
    number ``alpha``, the root of an irreducible polynomial isolated by a rational interval) the
-   real roots in ``y`` are isolated exactly and one sample is taken per cell.  Above an irrational
-   ``alpha`` the computation runs in the number field Q(alpha): candidate roots come from the norm
-   ``Res_x(u, f)``, a candidate is a root of the square-free part of ``f(alpha, y)`` exactly when
-   that part changes sign on its isolating interval (signs of nonzero elements of Q(alpha) come from
-   interval evaluation on a shrinking interval of ``alpha``, which terminates because they are
-   nonzero);
+   real roots in ``y`` are isolated exactly (Descartes' rule of signs with bisection) and one sample
+   is taken per cell.  Above an irrational ``alpha`` the computation runs in the number field
+   Q(alpha): candidate roots come from the norm ``Res_x(u, f)``, a candidate is a root of the
+   square-free part of ``f(alpha, y)`` exactly when that part changes sign on its isolating interval
+   (signs of nonzero elements of Q(alpha) come from interval evaluation on a shrinking interval of
+   ``alpha``, which terminates because they are nonzero).  ``f(alpha, y)`` is its own square-free
+   part unless ``alpha`` is a root of the discriminant or of the leading coefficient of ``f``, so
+   Euclid's algorithm over Q(alpha) runs only above those;
 4. the formula is evaluated on the sign vector of every cell.
 
 Every step is exact; there is no timeout and no floating-point decision.  :class:`LimitError` is
@@ -62,11 +64,6 @@ def _normalise(poly: flint.fmpz_poly) -> flint.fmpz_poly:
     if poly.leading_coefficient() < 0:
         poly = -poly
     return poly
-
-
-def _dyadic(value: flint.arb) -> flint.fmpq:
-    mantissa, exponent = (int(v) for v in value.man_exp())
-    return flint.fmpq(mantissa * 2**exponent) if exponent >= 0 else flint.fmpq(mantissa, 2**-exponent)
 
 
 class RealRoot:
@@ -193,14 +190,7 @@ def isolate(poly: flint.fmpz_poly) -> list[RealRoot]:
         elif poly.degree() == 1:
             cached = [(flint.fmpq(0), flint.fmpq(0))]
         else:
-            cached = []
-            found: list[tuple[Any, int]] = poly.complex_roots()  # type: ignore[assignment]
-            for ball, _ in found:
-                if not ball.imag.is_zero():
-                    continue
-                low, high = _dyadic(ball.real.lower()), _dyadic(ball.real.upper())
-                cached.append((low, high))
-            cached.sort(key=lambda iv: iv[0])
+            cached = _descartes(poly)
             _check_isolated(poly, cached)
         if len(_ROOTS) > 20_000:
             _ROOTS.clear()
@@ -208,9 +198,74 @@ def isolate(poly: flint.fmpz_poly) -> list[RealRoot]:
     return [RealRoot(poly, low, high, k) for k, (low, high) in enumerate(cached)]
 
 
+_SHIFT = flint.fmpz_poly([1, 1])
+
+
+def _sign_variations(coeffs: Sequence[Any]) -> int:
+    count, last = 0, 0
+    for c in coeffs:
+        if c != 0:
+            sign = 1 if c > 0 else -1
+            count += last == -sign
+            last = sign
+    return count
+
+
+def _positive_roots(poly: flint.fmpz_poly) -> list[tuple[flint.fmpq, flint.fmpq]]:
+    """Isolating intervals of the positive roots of a square-free ``poly`` with no dyadic root, by
+    Descartes' rule of signs with bisection (Collins and Akritas, "Polynomial real root isolation
+    using Descartes' rule of signs", SYMSAC 1976): the roots of ``q`` in (0, 1) are bounded by the sign
+    variations of ``(x + 1)^n q(1 / (x + 1))``, exactly when that bound is 0 or 1."""
+    coeffs = [int(c) for c in poly.coeffs()]
+    n, lead = len(coeffs) - 1, coeffs[-1]
+    # Kioustelidis' bound: every positive root is below 2 max (|a_i| / |a_n|)^(1 / (n - i)) over
+    # the coefficients a_i of the sign opposite to a_n's, and |a_i| / |a_n| < 2^(bits(a_i) - bits(a_n) + 1)
+    exponents = [-(-(abs(c).bit_length() - abs(lead).bit_length() + 1) // (n - i))
+                 for i, c in enumerate(coeffs[:-1]) if c * lead < 0]
+    if not exponents:
+        return []
+    shift = max(0, 1 + max(exponents))                          # 2**shift bounds the positive roots
+    out: list[tuple[flint.fmpq, flint.fmpq]] = []
+    # q(x) = poly(2**shift x) has its positive roots in (0, 1); an entry (q, c, d) stands for the
+    # roots of poly in (c 2**shift / 2**d, (c + 1) 2**shift / 2**d)
+    stack = [(flint.fmpz_poly([c << (shift * i) for i, c in enumerate(coeffs)]), 0, 0)]
+    while stack:
+        q, c, d = stack.pop()
+        reverse = flint.fmpz_poly(list(reversed(q.coeffs())))
+        variations = _sign_variations(reverse(_SHIFT).coeffs())
+        if variations == 1:
+            out.append((flint.fmpq(c << shift, 1 << d), flint.fmpq((c + 1) << shift, 1 << d)))
+        elif variations > 1:
+            qc = [int(a) for a in q.coeffs()]
+            half = flint.fmpz_poly([a << (len(qc) - 1 - i) for i, a in enumerate(qc)])  # 2^n q(x / 2)
+            stack.append((half(_SHIFT), 2 * c + 1, d + 1))                              # 2^n q((x + 1) / 2)
+            stack.append((half, 2 * c, d + 1))
+    return out
+
+
+def _descartes(poly: flint.fmpz_poly) -> list[tuple[flint.fmpq, flint.fmpq]]:
+    """Disjoint isolating intervals of the real roots of an irreducible ``poly`` of degree >= 2 (no
+    rational root, so no interval end is a root), increasing."""
+    coeffs = [int(c) for c in poly.coeffs()]
+    mirror = flint.fmpz_poly([-c if i % 2 else c for i, c in enumerate(coeffs)])
+    intervals = [(-high, -low) for low, high in reversed(_positive_roots(mirror))] + _positive_roots(poly)
+    intervals.sort(key=lambda iv: iv[0])
+    # neighbours may share an end (never a root): halve both until they are apart
+    for k in range(len(intervals) - 1):
+        while not intervals[k][1] < intervals[k + 1][0]:
+            intervals[k] = _halve(poly, *intervals[k])
+            intervals[k + 1] = _halve(poly, *intervals[k + 1])
+    return intervals
+
+
+def _halve(poly: flint.fmpz_poly, low: flint.fmpq, high: flint.fmpq) -> tuple[flint.fmpq, flint.fmpq]:
+    mid = (low + high) / 2
+    return (mid, high) if (poly(low) > 0) == (poly(mid) > 0) else (low, mid)
+
+
 def _check_isolated(poly: flint.fmpz_poly, intervals: list[tuple[flint.fmpq, flint.fmpq]]) -> None:
-    """Arb's isolation is certified; check the exact sign change anyway (an irreducible polynomial
-    of degree >= 2 has simple, irrational roots)."""
+    """Check each interval's exact sign change and their order (an irreducible polynomial of degree
+    >= 2 has simple, irrational roots)."""
     for low, high in intervals:
         if poly(low) * poly(high) >= 0:
             raise ArithmeticError(f"root isolation of {poly} failed on [{low}, {high}]")
@@ -436,6 +491,7 @@ class Plane:
         self._factorizations: dict[str, tuple[int, list[tuple[str, int]]]] = {}
         self.factors: dict[str, Factor] = {}
         self._projection: dict[Any, list[flint.fmpz_poly]] = {}
+        self._discriminants: dict[str, flint.fmpz_poly] = {}
         self._lines: dict[tuple, Any] = {}
         self._signs: dict[tuple, int] = {}
 
@@ -529,9 +585,16 @@ class Plane:
             else:
                 cached = irreducible_factors(f.coeffs[-1])
                 if f.degree_y >= 2:
-                    disc = f.mpoly.discriminant(self.names[1])
-                    cached += irreducible_factors(self._univariate_x(disc))
+                    cached += irreducible_factors(self._discriminant(key))
             self._projection[key] = cached
+        return cached
+
+    def _discriminant(self, key: str) -> flint.fmpz_poly:
+        """The discriminant in ``y`` of a factor of degree >= 2 in ``y``, a polynomial in ``x``."""
+        cached = self._discriminants.get(key)
+        if cached is None:
+            cached = self._univariate_x(self.factors[key].mpoly.discriminant(self.names[1]))
+            self._discriminants[key] = cached
         return cached
 
     def _pair(self, a: str, b: str) -> list[flint.fmpz_poly]:
@@ -669,7 +732,13 @@ class Plane:
             else:
                 modulus = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
                 norm = modulus.resultant(f.mpoly, self.names[0])
-                data = (over, field.squarefree(over), irreducible_factors(_univariate_in(norm, 1)))
+                # with its leading coefficient nonzero at alpha, f(alpha, y) is square-free exactly when
+                # the discriminant does not vanish at alpha (one remainder in Q[x], no Euclid over Q(alpha))
+                squarefree = over if len(over) <= 2 or (
+                    len(over) == len(f.coeffs) and
+                    not field.reduce(flint.fmpq_poly(self._discriminant(k).coeffs())).is_zero()) \
+                    else field.squarefree(over)
+                data = (over, squarefree, irreducible_factors(_univariate_in(norm, 1)))
             self._remember(cache_key, data)
         return data
 
