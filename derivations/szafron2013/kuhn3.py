@@ -15,8 +15,10 @@ section 2).  Its complete equilibrium set is out of reach of the exhaustive case
    range, one profile of the member (free frequencies chosen by z3) has exact regret 0 against every vertex
    deviation of every player in the smaller game; and a second logit search, with other priors, at the
    pots of :data:`CROSSCHECK_POTS` reports whether every equilibrium it finds lies in a derived family.
-   The whole-interval z3 certificate of the atlas (:func:`symgame.verify.atlascheck.certify_atlas`) is not
-   run: building its 1,500 vertex-deviation terms alone took over 3 minutes for a one-parameter member.
+   Each family is then certified on its whole range by :mod:`derivations.szafron2013.kuhn3_certify`, group
+   by group (:mod:`symgame.verify.separable`): the atlas's own whole-interval certificate
+   (:func:`symgame.verify.atlascheck.certify_atlas`) would build 1,500 vertex-deviation terms per member,
+   which alone took over 3 minutes for a one-parameter member.
 
 The families are exact, but the list is not proved complete: a family no numeric start reaches is missed.
 Everything is cached in ``study_cache.json`` (keyed by the code it runs); a rerun on a busier machine may

@@ -351,26 +351,29 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
             store.add_verdict(v)
             verdicts.append(v)
         _say(progress, f"cases: {len(verdicts)}/{len(todo)} analysed")
-    # pickling between processes rewrites sympy expressions (1/2*(t + 1) comes back as t/2 + 1/2):
-    # bring every formula to one canonical form so that all executors give byte-identical results
-    all_verdicts = [canonical_verdict(v) for v in verdicts if v.stage in ("solved",)]
-    for v in verdicts:
-        if v.stage == "bisection":
-            stats.refuted_bisection += 1
-        elif v.stage == "z3":
-            stats.refuted_z3 += 1
+    all_verdicts = _tally(stats, verdicts, t0)
     for case, stage in store.refuted.items():
         if case not in {v.case for v in verdicts}:
             stats.refuted_bisection += stage == "bisection"
             stats.refuted_z3 += stage == "z3"
-    stats.solved = len(all_verdicts)
-    stats.seconds["cases"] = time.perf_counter() - t0
-    for k, name in enumerate(("refute_cpu", "solve_cpu", "range_cpu")):
-        stats.seconds[name] = sum(v.seconds[k] for v in verdicts)
     _say(progress, f"cases: {stats.refuted_bisection} refuted by bisection, {stats.refuted_z3} by z3, "
                    f"{stats.solved} with solutions")
     families = merge_families(game, structure, all_verdicts)
     return Atlas(game, structure, tuple(families), tuple(sorted(all_verdicts, key=lambda v: v.case)), stats)
+
+
+def _tally(stats: AtlasStats, verdicts: list[CaseVerdict], t0: float) -> list[CaseVerdict]:
+    """Count the refutations and the solved cases of ``verdicts`` and their CPU seconds into ``stats``; the
+    solved verdicts in canonical form (pickling between processes rewrites sympy expressions, 1/2*(t + 1)
+    comes back as t/2 + 1/2, so every executor must give byte-identical results)."""
+    solved = [canonical_verdict(v) for v in verdicts if v.stage == "solved"]
+    stats.refuted_bisection += sum(v.stage == "bisection" for v in verdicts)
+    stats.refuted_z3 += sum(v.stage == "z3" for v in verdicts)
+    stats.solved = len(solved)
+    stats.seconds["cases"] = time.perf_counter() - t0
+    for k, name in enumerate(("refute_cpu", "solve_cpu", "range_cpu")):
+        stats.seconds[name] = sum(v.seconds[k] for v in verdicts)
+    return solved
 
 
 def seed_case(game: PolynomialGame, structure: Structure, value: float, profile: Mapping[str, float],
@@ -420,13 +423,7 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
         else:
             verdicts.append(_analyse_with_limit(game, structure, case, pieces, case_seconds))
         _say(progress, f"cases: {k + 1}/{len(cases)} analysed ({verdicts[-1].stage})")
-    solved = [canonical_verdict(v) for v in verdicts if v.stage == "solved"]
-    stats.refuted_bisection = sum(v.stage == "bisection" for v in verdicts)
-    stats.refuted_z3 = sum(v.stage == "z3" for v in verdicts)
-    stats.solved = len(solved)
-    stats.seconds["cases"] = time.perf_counter() - t0
-    for k, name in enumerate(("refute_cpu", "solve_cpu", "range_cpu")):
-        stats.seconds[name] = sum(v.seconds[k] for v in verdicts)
+    solved = _tally(stats, verdicts, t0)
     families = merge_families(game, structure, solved)
     others = [CaseVerdict(v.case, v.stage) for v in verdicts if v.stage not in ("solved",)]
     return Atlas(game, structure, tuple(families), tuple(sorted(solved + others, key=lambda v: v.case)), stats,

@@ -200,7 +200,7 @@ def _split_factors(coefficients: set, unknowns: set, basis: list[sp.Expr], gens:
 
 
 def _distinct(branches: list[CaseBranch]) -> list[CaseBranch]:
-    seen = {}
+    seen: dict[tuple, CaseBranch] = {}
     for b in branches:
         seen.setdefault((str(b.point), tuple((x, sp.srepr(e)) for x, e in b.values)), b)
     return list(seen.values())
