@@ -496,9 +496,10 @@ class Plane:
         self._signs: dict[tuple, int] = {}
 
     # ---- factorization -------------------------------------------------------------------------
-    def factorize(self, poly) -> tuple[int, list[tuple[str, int]]]:
-        """``poly = c * prod f_k^e_k`` with ``sign(c)`` and the factors' keys."""
-        text = str(poly)
+    def factorize(self, poly, text: str | None = None) -> tuple[int, list[tuple[str, int]]]:
+        """``poly = c * prod f_k^e_k`` with ``sign(c)`` and the factors' keys (``text``: ``poly``'s
+        :func:`poly_text`, when the caller has it)."""
+        text = poly_text(poly) if text is None else text
         cached = self._factorizations.get(text)
         if cached is not None:
             return cached
@@ -529,7 +530,7 @@ class Plane:
         return (-f, True) if lead < 0 else (f, False)
 
     def _register(self, f) -> str:
-        key = str(f)
+        key = poly_text(f)
         if key not in self.factors:
             coeffs: dict[int, dict[int, int]] = {}
             for monom, c in zip(f.monoms(), f.coeffs()):
@@ -607,22 +608,17 @@ class Plane:
 
     # ---- decisions -----------------------------------------------------------------------------
     def atoms_of(self, formula: Formula, out: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The polynomials of ``formula``'s atoms, by their :func:`poly_text`."""
         out = {} if out is None else out
-        kind = formula[0]
-        if kind == "atom":
-            out.setdefault(str(formula[1]), formula[1])
-        elif kind in ("and", "or"):
-            for part in formula[1]:
-                self.atoms_of(part, out)
-        elif kind == "not":
-            self.atoms_of(formula[1], out)
+        _keyed(formula, out)
         return out
 
     def satisfiable(self, formula: Formula) -> tuple[bool, tuple[RealRoot, ...] | None]:
         """Is there a real point where ``formula`` holds?  Returns ``(True, point)`` or ``(False, None)``;
         the point's coordinates are :class:`RealRoot` values (exact)."""
-        polys = self.atoms_of(formula)
-        factorization = {text: self.factorize(p) for text, p in polys.items()}
+        polys: dict[str, Any] = {}
+        formula = _keyed(formula, polys)  # atoms name their polynomial by its text from here on
+        factorization = {text: self.factorize(p, text) for text, p in polys.items()}
         keys = sorted({k for _, ks in factorization.values() for k, _ in ks})
         if len(keys) > MAX_FACTORS:
             raise LimitError(f"{len(keys)} irreducible factors are above the CAD limit {MAX_FACTORS}")
@@ -869,13 +865,34 @@ TRUE: Formula = ("const", True)
 FALSE: Formula = ("const", False)
 
 
+def poly_text(poly) -> str:
+    """A canonical text of an ``fmpq_mpoly`` or ``fmpz_mpoly`` (its terms in the context's order), the
+    CAD's key for it.  Not ``str(poly)``: python-flint 0.9.0's ``str`` of a multivariate polynomial does
+    not free FLINT's string buffer, which leaked gigabytes in the Final Jeopardy near ties."""
+    return " ".join(f"{c}*{m}" for m, c in zip(poly.monoms(), poly.coeffs()))
+
+
+def _keyed(formula: Formula, polys: dict[str, Any]) -> Formula:
+    """``formula`` with every atom's polynomial replaced by its :func:`poly_text`, collected in ``polys``."""
+    kind = formula[0]
+    if kind == "atom":
+        text = poly_text(formula[1])
+        polys.setdefault(text, formula[1])
+        return ("atom", text, formula[2])
+    if kind in ("and", "or"):
+        return (kind, [_keyed(part, polys) for part in formula[1]])
+    if kind == "not":
+        return ("not", _keyed(formula[1], polys))
+    return formula
+
+
 def _residual(formula: Formula, sign: Callable[[str], int | None]) -> Formula:
     """``formula`` with every atom whose sign is known replaced by its truth value, simplified."""
     kind = formula[0]
     if kind == "const":
         return TRUE if formula[1] else FALSE
     if kind == "atom":
-        s = sign(str(formula[1]))
+        s = sign(formula[1])
         return formula if s is None else (TRUE if _compare(Fraction(s), formula[2]) else FALSE)
     if kind == "not":
         inner = _residual(formula[1], sign)
@@ -901,7 +918,7 @@ def _evaluate(formula: Formula, sign: Callable[[str], int | None]) -> bool | Non
     if kind == "const":
         return bool(formula[1])
     if kind == "atom":
-        s = sign(str(formula[1]))
+        s = sign(formula[1])
         return None if s is None else _compare(Fraction(s), formula[2])
     if kind == "not":
         inner = _evaluate(formula[1], sign)
