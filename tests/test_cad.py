@@ -96,6 +96,27 @@ def test_descartes_isolation_agrees_with_arb(coeffs, shift):
         assert all(h < l for (_, h), (l, _) in zip(intervals, intervals[1:]))
 
 
+@seed(20261126)
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 3)), st.fractions(max_denominator=9),
+                       max_size=5),
+       st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 3)), st.fractions(max_denominator=9),
+                       max_size=5))
+def test_poly_text_names_a_polynomial(a, b):
+    """The CAD's key of a polynomial (in place of python-flint's leaking ``str``) is equal exactly for equal
+    polynomials, whatever order the terms were given in."""
+    from symgame.model.cad import poly_text
+
+    ctx = flint.fmpq_mpoly_ctx.get(("x", "y"), "lex")
+
+    def make(terms, order):
+        return ctx.from_dict({m: flint.fmpq(c.numerator, c.denominator) for m, c in sorted(terms.items(), reverse=order)})
+
+    f, g = make(a, False), make(b, True)
+    assert poly_text(f) == poly_text(make(a, True))
+    assert (poly_text(f) == poly_text(g)) == (f == g)
+
+
 def test_square_free_shortcut_agrees_with_euclid(monkeypatch):
     """Above an irrational x, f(alpha, y) is taken as square-free when the discriminant does not
     vanish at alpha; forcing Euclid's gcd over Q(alpha) everywhere gives the same answers."""
