@@ -5,11 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, compute_pair, pair_key, part_name, score_pairs
+from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, compute_pair, pair_key, part_name
 from derivations.ganzfried2022.jeopardy_sweep_outputs import (
     MAX_SCORE,
     NEAR_TIES_BEYOND,
     TEXT_FILES,
+    committed_pairs,
+    compute_sweep,
     write_sweep_outputs,
 )
 
@@ -23,7 +25,7 @@ def cache():
 
 
 def _committed_pairs():
-    return score_pairs(MAX_SCORE) + list(NEAR_TIES_BEYOND)
+    return committed_pairs()
 
 
 def test_every_pair_is_cached_under_the_current_code(cache):
@@ -50,7 +52,7 @@ def test_cached_pairs_recompute_identically(pair, cache):
 
 def test_every_pair_is_certified_and_checked(cache):
     data = [cache[part_name(pair)]["data"] for pair in _committed_pairs()]
-    assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2 + len(NEAR_TIES_BEYOND)
+    assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2 + len({p for p in NEAR_TIES_BEYOND if p[0] > MAX_SCORE})
     assert all(d.get("certificate") == "true" for d in data), [d["scores"] for d in data if d.get("certificate") != "true"]
     assert all(d["exact_nash_at_points"] and d["lp_agrees_at_points"] for d in data)
     near = {tuple(d["scores"]) for d in data} & {(a, a - 1) for a in range(2, MAX_SCORE + 1)}
@@ -60,3 +62,30 @@ def test_every_pair_is_certified_and_checked(cache):
 def test_sweep_agrees_with_the_seed_output_for_5_3(cache):
     committed = json.loads((ROOT / "outputs" / "jeopardy" / "5_3" / "result.json").read_text())
     assert cache[part_name((5, 3))]["data"]["pdl"] == committed["pdl"]
+
+
+def test_a_crashing_pair_is_retried_then_reported_and_not_cached(tmp_path, monkeypatch):
+    """A pair whose process dies (as in z3's segmentation faults) is run again; one that always dies is
+    reported as crashed and left out of the cache, and the other pairs are computed and saved."""
+    import faulthandler
+    import os
+    import signal
+
+    def flaky(pair):
+        marker = tmp_path / f"tried_{pair[0]}_{pair[1]}"
+        if pair == (2, 0) or not marker.exists():
+            marker.write_text("")
+            faulthandler.disable()
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return {"scores": list(pair), "certificate": "true"}
+
+    monkeypatch.setattr("derivations.ganzfried2022.jeopardy_sweep_outputs.compute_pair", flaky)
+    seen = []
+    results = compute_sweep(tmp_path, [(1, 0), (2, 0), (2, 1)], progress=lambda part, s: seen.append(part))
+    assert results["pair_1_0"] == {"scores": [1, 0], "certificate": "true"}
+    assert results["pair_2_0"]["crashed"] and "SIGSEGV (3 attempts)" in results["pair_2_0"]["error"]
+    assert sorted(seen) == ["pair_1_0 (certificate: true, 2 attempts)",
+                            "pair_2_0 (crashed: process ended by SIGSEGV (3 attempts), 3 attempts)",
+                            "pair_2_1 (certificate: true, 2 attempts)"]
+    saved = json.loads((tmp_path / CACHE_FILE).read_text())
+    assert sorted(saved) == ["pair_1_0", "pair_2_1"]

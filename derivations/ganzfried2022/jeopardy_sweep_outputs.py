@@ -7,11 +7,17 @@ The computation (:mod:`derivations.ganzfried2022.jeopardy_sweep`) is cached per 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any, Callable
 
-from derivations.ganzfried2022.jeopardy_sweep import CACHE_FILE, RANDOM_POINTS, compute_pair, pair_key, part_name, sweep
+from derivations.ganzfried2022.jeopardy_sweep import (
+    CACHE_FILE,
+    RANDOM_POINTS,
+    compute_pair,
+    pair_key,
+    part_name,
+    score_pairs,
+)
 from symgame.references import cite
 
 #: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE).
@@ -27,27 +33,46 @@ def _ordered(results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(results.values(), key=lambda r: tuple(r["scores"]))
 
 
-def extra_pairs(directory: Path | None, pairs: tuple[tuple[int, int], ...], recompute: bool = False,
-                progress: Callable[[str, float], None] | None = None) -> dict[str, dict[str, Any]]:
-    """``pairs`` from the sweep's cache or computed (one at a time, each saved as it finishes, under the same keys
-    as :func:`~derivations.ganzfried2022.jeopardy_sweep.sweep`)."""
+def committed_pairs(max_score: int = MAX_SCORE,
+                    beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> list[tuple[int, int]]:
+    """Every pair the committed sweep holds: all with ``X1 <= max_score`` (far scores first), then ``beyond``."""
+    pairs = score_pairs(max_score)
+    return pairs + [p for p in beyond if p not in set(pairs)]
+
+
+def compute_sweep(directory: Path | None, pairs: list[tuple[int, int]], recompute: bool = False,
+                  workers: int = 2, progress: Callable[[str, float], None] | None = None
+                  ) -> dict[str, dict[str, Any]]:
+    """Every pair's result: from the cache (``directory/study_cache.json``) where it holds one under the current
+    code, otherwise computed by :func:`~derivations.ganzfried2022.jeopardy_sweep.compute_pair`, each pair in its
+    own process (:func:`symgame.export.isolated.run_isolated`: a pair whose process crashes is run again, then
+    reported and not cached, and the other pairs go on) and saved as it finishes, so an interrupted sweep
+    resumes where it stopped.  ``progress(part, seconds)`` is called after each computed pair."""
     from symgame.export.cache import StudyCache
+    from symgame.export.isolated import run_isolated
 
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    results = {}
+    results: dict[str, dict[str, Any]] = {}
+    todo = []
     for pair in pairs:
         found = None if cache is None or recompute else cache.get(part_name(pair), pair_key(pair))
         if found is None:
-            start = time.perf_counter()
-            found = compute_pair(pair)
-            if progress is not None:
-                progress(f"{part_name(pair)} (certificate: {found.get('certificate', 'no result')})",
-                         time.perf_counter() - start)
-            if cache is not None:
-                cache.put(part_name(pair), pair_key(pair), found)
-                cache.save()
-        results[part_name(pair)] = found
-    return results
+            todo.append(pair)
+        else:
+            results[part_name(pair)] = found
+    for outcome in run_isolated(compute_pair, todo, workers=workers):
+        pair = outcome.item
+        data = outcome.value if outcome.ok else \
+            {"scores": list(pair), "error": f"crashed: {outcome.error}", "crashed": True}
+        results[part_name(pair)] = data
+        if progress is not None:
+            status = data["error"] if "crashed" in data else f"certificate: {data.get('certificate', 'no result')}"
+            retried = f", {outcome.attempts} attempts" if outcome.attempts > 1 else ""
+            progress(f"{part_name(pair)} ({status}{retried})", outcome.seconds)
+        if cache is not None and "crashed" not in data:
+            cache.put(part_name(pair), pair_key(pair), data)
+            cache.save()
+    return {part_name(p): results[part_name(p)] for p in pairs}
 
 
 def sweep_json(results: dict[str, dict[str, Any]], max_score: int,
@@ -142,8 +167,7 @@ def write_sweep_outputs(directory: Path, recompute: bool = False, max_score: int
                         beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> list[Path]:
     """Compute what the cache lacks, then write ``sweep.json`` and ``summary.md``."""
     directory.mkdir(parents=True, exist_ok=True)
-    results = sweep(directory, max_score, recompute=recompute, progress=progress)
-    results.update(extra_pairs(directory, beyond, recompute=recompute, progress=progress))
+    results = compute_sweep(directory, committed_pairs(max_score, beyond), recompute=recompute, progress=progress)
     paths = [directory / "sweep.json", directory / "summary.md"]
     paths[0].write_text(sweep_json(results, max_score, beyond), encoding="utf-8")
     paths[1].write_text(summary_markdown(results, max_score, beyond), encoding="utf-8")

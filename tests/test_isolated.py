@@ -1,0 +1,54 @@
+"""symgame.export.isolated: every part in its own process; crashes retried, then reported."""
+import faulthandler
+import os
+import signal
+
+import pytest
+
+from symgame.export.isolated import run_isolated
+
+
+def _die(signum):
+    faulthandler.disable()          # pytest's traceback dump of the dying child is noise here
+    os.kill(os.getpid(), signum)
+
+
+def test_results_come_back_whole_and_once_each():
+    big = list(range(200_000))                          # far more than a pipe's buffer
+    outcomes = list(run_isolated(lambda n: big[:n], [0, 5, 200_000], workers=2))
+    assert sorted(len(o.value) for o in outcomes) == [0, 5, 200_000]
+    assert all(o.ok and o.attempts == 1 and o.error is None for o in outcomes)
+
+
+def test_an_exception_is_reported_at_once_without_retry(tmp_path):
+    def fail(x):
+        (tmp_path / f"ran_{len(list(tmp_path.iterdir()))}").write_text("")
+        raise ValueError(f"bad part {x}")
+
+    [outcome] = run_isolated(fail, [7], retries=2)
+    assert outcome.error == "ValueError: bad part 7" and not outcome.crashed and outcome.attempts == 1
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+@pytest.mark.parametrize("signum, name", [(signal.SIGSEGV, "SIGSEGV"), (signal.SIGKILL, "SIGKILL")])
+def test_a_process_killed_every_time_is_reported_with_its_signal(signum, name):
+    [outcome] = run_isolated(lambda x: _die(signum), [1], retries=1)
+    assert outcome.crashed and outcome.value is None and outcome.attempts == 2
+    assert outcome.error == f"process ended by {name} (2 attempts)"
+
+
+def test_a_crash_is_retried_and_the_retry_counts(tmp_path):
+    def once(x):
+        marker = tmp_path / str(x)
+        if not marker.exists():
+            marker.write_text("")
+            _die(signal.SIGSEGV)
+        return x + 1
+
+    outcomes = sorted(run_isolated(once, [1, 2, 3], workers=2, retries=1), key=lambda o: o.item)
+    assert [(o.value, o.attempts) for o in outcomes] == [(2, 2), (3, 2), (4, 2)]
+
+
+def test_an_exit_without_result_is_a_crash():
+    [outcome] = run_isolated(lambda x: os._exit(3), [0], retries=0)
+    assert outcome.crashed and outcome.error == "process ended with exit code 3 and no result (1 attempts)"
