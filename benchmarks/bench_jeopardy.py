@@ -11,7 +11,6 @@ fraction-free elimination (``symgame.engine.support_enumeration.solve_indifferen
 the dominance-reduced game, floating-point ones and exact ones (checked in rationals), each derived exactly, and
 whether its exact region contains the point (the diagnosis of (20,19)'s uncovered point in benchmarks/RESULTS.md).
 """
-import multiprocessing as mp
 import sys
 import time
 
@@ -19,6 +18,7 @@ import numpy as np
 
 from symgame.engine.derive import derive_by_discovery, derive_equilibria
 from symgame.engine.pdl_builder import CoverageError
+from symgame.export.isolated import run_isolated
 from symgame.games.jeopardy import build_game
 from symgame.numeric.kernels import game_kernels
 from symgame.numeric.solvers import solve_zero_sum_lp
@@ -47,12 +47,13 @@ def derive_and_certify(scores, z3_alone=False):
 
 
 def with_timeout(scores, seconds, z3_alone=False):
-    with mp.get_context("fork").Pool(1) as pool:
-        job = pool.apply_async(derive_and_certify, (scores, z3_alone))
-        try:
-            return job.get(seconds)
-        except mp.TimeoutError:
-            return None
+    """``derive_and_certify`` in its own process: ``None`` past ``seconds``, the crash's text if the process
+    dies (run once: a benchmark reports crashes, it does not hide them by retrying)."""
+    [outcome] = run_isolated(lambda s: derive_and_certify(s, z3_alone), [scores], workers=1, retries=0,
+                             timeout=seconds)
+    if outcome.ok:
+        return outcome.value
+    return None if outcome.error.startswith("timed out") else outcome.error
 
 
 def main(quick: bool) -> None:

@@ -52,3 +52,17 @@ def test_a_crash_is_retried_and_the_retry_counts(tmp_path):
 def test_an_exit_without_result_is_a_crash():
     [outcome] = run_isolated(lambda x: os._exit(3), [0], retries=0)
     assert outcome.crashed and outcome.error == "process ended with exit code 3 and no result (1 attempts)"
+
+
+def test_a_part_past_its_time_is_stopped_and_the_others_finish():
+    import time
+
+    def nap(seconds):
+        time.sleep(seconds)
+        return seconds
+
+    start = time.perf_counter()
+    outcomes = {o.item: o for o in run_isolated(nap, [60, 0.1, 0.2], workers=2, timeout=1.5)}
+    assert time.perf_counter() - start < 30
+    assert outcomes[60].error == "timed out after 1.5 s" and not outcomes[60].crashed
+    assert outcomes[0.1].value == 0.1 and outcomes[0.2].value == 0.2

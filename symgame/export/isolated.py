@@ -90,7 +90,7 @@ def _ended(exitcode: int | None) -> str:
 
 
 def run_isolated(fn: Callable[[Any], Any], items: Iterable[Any], workers: int = 2,
-                 retries: int = 2) -> Iterator[Outcome]:
+                 retries: int = 2, timeout: float | None = None) -> Iterator[Outcome]:
     """Run ``fn`` on every item, each in its own forked process, at most ``workers`` at a time.
 
     Parameters
@@ -104,6 +104,9 @@ def run_isolated(fn: Callable[[Any], Any], items: Iterable[Any], workers: int = 
         Processes running at once.
     retries : int
         Further attempts for a part whose process ended without a result.
+    timeout : float, optional
+        Wall-clock seconds a part may run; its process is then stopped and the part reported as timed out
+        (not retried).
 
     Yields
     ------
@@ -122,7 +125,16 @@ def run_isolated(fn: Callable[[Any], Any], items: Iterable[Any], workers: int = 
                 process.start()
                 writer.close()      # only the child holds the writing end: its death closes the pipe
                 running[reader] = (process, item, attempt, time.perf_counter())
-            for ready in wait(list(running)):
+            left = None if timeout is None else \
+                max(0.0, min(start + timeout for _, _, _, start in running.values()) - time.perf_counter())
+            for reader, (process, item, attempt, start) in list(running.items()):
+                if timeout is not None and time.perf_counter() - start >= timeout and not reader.poll():
+                    del running[reader]
+                    process.terminate()
+                    process.join()
+                    reader.close()
+                    yield Outcome(item, None, f"timed out after {timeout:g} s", timeout, attempt)
+            for ready in wait(list(running), left):
                 assert isinstance(ready, Connection)
                 reader = ready
                 process, item, attempt, start = running.pop(reader)
