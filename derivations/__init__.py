@@ -5,8 +5,8 @@ constructors from rules, generic export). Everything that belongs to one paper l
 (as data files in symgame's own formats where possible), proofs and experiments about its games, and the
 writers of ``outputs/<game>/``.
 
-- ``ganzfried2022/``: 2x2 games, Weakest Link, Final Jeopardy (``seeds.py``; every score pair up to 15 and the
-  near ties up to 20 in ``jeopardy_sweep.py``), n-card Kuhn poker, the sampling experiment (``sampling.py``);
+- ``ganzfried2022/``: 2x2 games, Weakest Link, Final Jeopardy (``seeds.py``; every score pair up to 20, near
+  ties included, in ``jeopardy_sweep.py``), n-card Kuhn poker, the sampling experiment (``sampling.py``);
 - ``buck2022/``: continuous Guts (coalitions, the Weenie rule, symmetric thresholds) and the Jacob games;
 - ``billingham2017/``: simplified three-player Kuhn poker and its dynamics of repeated play;
 - ``szafron2013/``: three-player Kuhn poker with every card active (families derived exactly, not complete);
@@ -26,7 +26,7 @@ CATALOGUE: dict[str, tuple[str, str, tuple[str, ...]]] = {
                      ("weakest_link",)),
     "jeopardy": ("Final Jeopardy", cite("ganzfried2022", "section 6.1 and Appendix B"),
                  ("jeopardy/5_3", "jeopardy/8_5", "jeopardy/10_6", "jeopardy/12_8")),
-    "jeopardy_sweep": ("Final Jeopardy for every score pair up to 15, near ties up to 20 (plane CAD)",
+    "jeopardy_sweep": ("Final Jeopardy for every score pair up to 20, near ties included (plane CAD)",
                        cite("ganzfried2022", "section 6.1 and Appendix B"), ("jeopardy/sweep",)),
     "kuhn": ("n-card Kuhn poker (game tree)", cite("ganzfried2022", "section 6.2 and Appendix C"), ("kuhn",)),
     "guts": ("Continuous Guts, 1 v N coalitions", cite("buck2022", "sections 1-4 and Appendices B-D")
