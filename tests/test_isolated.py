@@ -35,6 +35,7 @@ def test_a_process_killed_every_time_is_reported_with_its_signal(signum, name):
     [outcome] = run_isolated(lambda x: _die(signum), [1], retries=1)
     assert outcome.crashed and outcome.value is None and outcome.attempts == 2
     assert outcome.error == f"process ended by {name} (2 attempts)"
+    assert outcome.crashes == (f"process ended by {name}",)
 
 
 def test_a_crash_is_retried_and_the_retry_counts(tmp_path):
@@ -46,7 +47,21 @@ def test_a_crash_is_retried_and_the_retry_counts(tmp_path):
         return x + 1
 
     outcomes = sorted(run_isolated(once, [1, 2, 3], workers=2, retries=1), key=lambda o: o.item)
-    assert [(o.value, o.attempts) for o in outcomes] == [(2, 2), (3, 2), (4, 2)]
+    assert [(o.value, o.attempts, o.crashes) for o in outcomes] == \
+        [(k + 1, 2, ("process ended by SIGSEGV",)) for k in (1, 2, 3)]
+
+
+def test_equal_items_keep_their_own_attempts(tmp_path):
+    """The same value twice: two parts, each retried on its own."""
+    def once_each(x):
+        marker = tmp_path / str(len(list(tmp_path.iterdir())))
+        marker.write_text("")
+        if marker.name in ("0", "2"):         # each first attempt (one worker: A, A again, B, B again)
+            _die(signal.SIGSEGV)
+        return x
+
+    outcomes = list(run_isolated(once_each, [5, 5], workers=1, retries=1))
+    assert [(o.value, o.attempts, len(o.crashes)) for o in outcomes] == [(5, 2, 1), (5, 2, 1)]
 
 
 def test_an_exit_without_result_is_a_crash():

@@ -62,12 +62,13 @@ def compute_sweep(directory: Path | None, pairs: list[tuple[int, int]], recomput
             results[part_name(pair)] = found
     for outcome in run_isolated(compute_pair, todo, workers=workers):
         pair = outcome.item
-        data = outcome.value if outcome.ok else \
+        # in the form the cache gives it back (keys sorted), so a fresh pair renders like a cached one
+        data = json.loads(json.dumps(outcome.value, sort_keys=True)) if outcome.ok else \
             {"scores": list(pair), "error": f"crashed: {outcome.error}", "crashed": True}
         results[part_name(pair)] = data
         if progress is not None:
             status = data["error"] if "crashed" in data else f"certificate: {data.get('certificate', 'no result')}"
-            retried = f", {outcome.attempts} attempts" if outcome.attempts > 1 else ""
+            retried = f", {outcome.attempts} attempts: " + "; ".join(outcome.crashes) if outcome.crashes else ""
             progress(f"{part_name(pair)} ({status}{retried})", outcome.seconds)
         if cache is not None and "crashed" not in data:
             cache.put(part_name(pair), pair_key(pair), data)

@@ -20,6 +20,7 @@ Examples
 """
 from __future__ import annotations
 
+import faulthandler
 import multiprocessing as mp
 import signal
 import time
@@ -48,6 +49,8 @@ class Outcome:
         Wall time of the last attempt.
     attempts : int
         How many processes ran it (more than one only after crashes).
+    crashes : tuple of str
+        How each earlier attempt ended (empty when the first attempt gave the outcome).
     """
 
     item: Any
@@ -55,6 +58,7 @@ class Outcome:
     error: str | None
     seconds: float
     attempts: int
+    crashes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -67,6 +71,7 @@ class Outcome:
 
 
 def _child(fn: Callable[[Any], Any], item: Any, conn: Connection) -> None:
+    faulthandler.enable()       # a native crash leaves the Python stack on stderr
     start = time.perf_counter()
     try:
         message: tuple[str, Any, float] = ("ok", fn(item), 0.0)
@@ -114,44 +119,50 @@ def run_isolated(fn: Callable[[Any], Any], items: Iterable[Any], workers: int = 
         One per item, in the order they finish (callers that need an order sort them).
     """
     context = mp.get_context("fork")
-    pending: deque[tuple[Any, int]] = deque((item, 1) for item in items)
-    running: dict[Connection, tuple[Any, Any, int, float]] = {}
+    pending: deque[tuple[int, Any, int]] = deque((k, item, 1) for k, item in enumerate(items))
+    running: dict[Connection, tuple[Any, int, Any, int, float]] = {}
+    crashes: dict[int, list[str]] = {}      # item's position -> how its earlier attempts ended
     try:
         while pending or running:
             while pending and len(running) < max(1, workers):
-                item, attempt = pending.popleft()
+                k, item, attempt = pending.popleft()
                 reader, writer = context.Pipe(duplex=False)
                 process = context.Process(target=_child, args=(fn, item, writer), daemon=True)
                 process.start()
                 writer.close()      # only the child holds the writing end: its death closes the pipe
-                running[reader] = (process, item, attempt, time.perf_counter())
+                running[reader] = (process, k, item, attempt, time.perf_counter())
             left = None if timeout is None else \
-                max(0.0, min(start + timeout for _, _, _, start in running.values()) - time.perf_counter())
-            for reader, (process, item, attempt, start) in list(running.items()):
+                max(0.0, min(entry[4] + timeout for entry in running.values()) - time.perf_counter())
+            for reader, (process, k, item, attempt, start) in list(running.items()):
                 if timeout is not None and time.perf_counter() - start >= timeout and not reader.poll():
                     del running[reader]
                     process.terminate()
                     process.join()
                     reader.close()
-                    yield Outcome(item, None, f"timed out after {timeout:g} s", timeout, attempt)
+                    yield Outcome(item, None, f"timed out after {timeout:g} s", timeout, attempt,
+                                  tuple(crashes.pop(k, ())))
             for ready in wait(list(running), left):
                 assert isinstance(ready, Connection)
                 reader = ready
-                process, item, attempt, start = running.pop(reader)
+                process, k, item, attempt, start = running.pop(reader)
                 try:
                     kind, payload, seconds = reader.recv()
                 except EOFError:
                     kind, payload, seconds = "crash", None, time.perf_counter() - start
                 reader.close()
                 process.join()
+                if kind == "crash" and attempt <= retries:
+                    crashes.setdefault(k, []).append(_ended(process.exitcode))
+                    pending.appendleft((k, item, attempt + 1))
+                    continue
+                earlier = tuple(crashes.pop(k, ()))
                 if kind == "ok":
-                    yield Outcome(item, payload, None, seconds, attempt)
+                    yield Outcome(item, payload, None, seconds, attempt, earlier)
                 elif kind == "error":
-                    yield Outcome(item, None, payload, seconds, attempt)
-                elif attempt <= retries:
-                    pending.appendleft((item, attempt + 1))
+                    yield Outcome(item, None, payload, seconds, attempt, earlier)
                 else:
-                    yield Outcome(item, None, f"{_ended(process.exitcode)} ({attempt} attempts)", seconds, attempt)
+                    yield Outcome(item, None, f"{_ended(process.exitcode)} ({attempt} attempts)", seconds, attempt,
+                                  earlier)
     finally:
         for process, *_ in running.values():
             process.terminate()
