@@ -9,16 +9,14 @@ and at seeded random rational points (exact regret 0 and HiGHS's LP value).  Nea
 are where nothing is dominated and every decision is hardest; they are decided by the plane CAD
 (:mod:`symgame.model.cad`), with z3 as a second opinion.
 
-Each pair is one cached part (``study_cache.json``, keyed by the code it runs), so an interrupted
-sweep resumes where it stopped.  Timings are not stored (the cache is committed and deterministic);
+Each pair is one cached part (``study_cache.json``, keyed by the code it runs), computed in its own process
+by :func:`derivations.ganzfried2022.jeopardy_sweep_outputs.compute_sweep`, so an interrupted sweep resumes where
+it stopped.  Timings are not stored (the cache is committed and deterministic);
 ``benchmarks/bench_jeopardy.py`` measures them.
 """
 from __future__ import annotations
 
-import multiprocessing as mp
-import time
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 CACHE_FILE = "study_cache.json"
 RANDOM_POINTS = 12
@@ -72,46 +70,3 @@ def compute_pair(pair: tuple[int, int]) -> dict[str, Any]:
         "exact_nash_at_points": report.all_exact_nash,
         "lp_agrees_at_points": report.all_numeric_agree,
     }
-
-
-def _job(pair: tuple[int, int]) -> tuple[tuple[int, int], dict[str, Any], float]:
-    """One pair in a worker; an unexpected failure is reported for that pair (and not cached) instead of
-    stopping the pool and losing the pairs in flight."""
-    start = time.perf_counter()
-    try:
-        data = compute_pair(pair)
-    except Exception as exc:  # noqa: BLE001 - reported per pair, never cached
-        data = {"scores": list(pair), "error": f"crashed: {type(exc).__name__}: {exc}", "crashed": True}
-    return pair, data, time.perf_counter() - start
-
-
-def sweep(directory: Path | None, max_score: int, recompute: bool = False, workers: int = 2,
-          progress: Callable[[str, float], None] | None = None) -> dict[str, dict[str, Any]]:
-    """Every pair's result, computed where the cache has none (saved after each pair: resumable).
-
-    ``progress(part, seconds)`` is called after each computed pair.
-    """
-    from symgame.export.cache import StudyCache
-
-    pairs = score_pairs(max_score)
-    cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    results: dict[str, dict[str, Any]] = {}
-    todo = []
-    for pair in pairs:
-        found = None if (cache is None or recompute) else cache.get(part_name(pair), pair_key(pair))
-        if found is None:
-            todo.append(pair)
-        else:
-            results[part_name(pair)] = found
-    if todo:
-        with mp.get_context("fork").Pool(max(1, workers), maxtasksperchild=4) as pool:
-            for pair, data, seconds in pool.imap_unordered(_job, todo):
-                results[part_name(pair)] = data
-                if progress is not None:
-                    status = data["error"] if "crashed" in data else \
-                        f"certificate: {data.get('certificate', 'no result')}"
-                    progress(f"{part_name(pair)} ({status})", seconds)
-                if cache is not None and "crashed" not in data:
-                    cache.put(part_name(pair), pair_key(pair), data)
-                    cache.save()
-    return {part_name(p): results[part_name(p)] for p in pairs}

@@ -16,7 +16,7 @@ from ..model.decide import Decision
 from ..model.exprtree import to_tree
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL
-from ..verify.certify import Certificate
+from ..verify.certify import Certificate, RationalFunctions
 from ..verify.compare import Counterexample
 
 _STATUS = {Decision.TRUE: "proved", Decision.FALSE: "refuted", Decision.UNDECIDED: "undecided"}
@@ -45,12 +45,21 @@ def pdl_json(pdl: PDL, game: NormalFormGame | None = None) -> list[dict[str, Any
 
 
 def rule_value(game: NormalFormGame, profile) -> sp.Expr:
-    """The row player's expected payoff ``x^T A y`` of a profile, factored."""
+    """The row player's expected payoff ``x^T A y`` of a profile, factored.
+
+    The sum is formed in the field QQ(parameters) with FLINT's polynomials (common factors cancelled as it
+    goes) and only its reduced numerator and denominator are factored by sympy: summing sympy expressions
+    and then calling ``cancel`` took 163 of the 193 s of the decision list's JSON for Final Jeopardy (12, 11).
+    """
     x, y = profile.strategies
     a = game.stated_payoffs[0]
-    total = sum(x[i] * a[i, j] * y[j] for i in range(a.shape[0]) for j in range(a.shape[1])
-                if x[i] != 0 and y[j] != 0)
-    return sp.factor(sp.cancel(sp.together(total)))
+    field = RationalFunctions(game.domain.names)
+    total = field.zero
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if x[i] != 0 and y[j] != 0:
+                total = total + field(x[i]) * field(a[i, j]) * field(y[j])
+    return sp.factor(field.to_sympy(total.numer) / field.to_sympy(total.denom))
 
 
 def game_header(game: NormalFormGame) -> dict[str, Any]:

@@ -9,13 +9,23 @@
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from typing import Mapping, Protocol, Sequence, SupportsInt
 
 import flint
 
 
+class RationalCoefficient(Protocol):
+    """A rational number with ``numerator`` and ``denominator`` (``Fraction``, sympy's ``QQ`` elements)."""
+
+    @property
+    def numerator(self) -> SupportsInt: ...
+
+    @property
+    def denominator(self) -> SupportsInt: ...
+
+
 def integer_polynomials(ctx: flint.fmpz_mpoly_ctx,
-                        polys: Sequence[Mapping[tuple[int, ...], object]]) -> list[flint.fmpz_mpoly]:
+                        polys: Sequence[Mapping[tuple[int, ...], RationalCoefficient]]) -> list[flint.fmpz_mpoly]:
     """``polys`` (exponent tuple -> rational coefficient) times the lcm of all their denominators.
 
     One common factor for all of them, so ratios and the solutions of a linear equation they form are
