@@ -24,12 +24,8 @@ def cache():
     return json.loads((SWEEP / CACHE_FILE).read_text())
 
 
-def _committed_pairs():
-    return committed_pairs()
-
-
 def test_every_pair_is_cached_under_the_current_code(cache):
-    stale = [pair for pair in _committed_pairs() if cache.get(part_name(pair), {}).get("key") != pair_key(pair)]
+    stale = [pair for pair in committed_pairs() if cache.get(part_name(pair), {}).get("key") != pair_key(pair)]
     assert not stale, f"{len(stale)} pairs stale, e.g. {stale[:3]}: run `symgame derive jeopardy_sweep`"
 
 
@@ -51,7 +47,7 @@ def test_cached_pairs_recompute_identically(pair, cache):
 
 
 def test_every_pair_is_certified_and_checked(cache):
-    data = [cache[part_name(pair)]["data"] for pair in _committed_pairs()]
+    data = [cache[part_name(pair)]["data"] for pair in committed_pairs()]
     assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2 + len({p for p in NEAR_TIES_BEYOND if p[0] > MAX_SCORE})
     assert all(d.get("certificate") == "true" for d in data), [d["scores"] for d in data if d.get("certificate") != "true"]
     assert all(d["exact_nash_at_points"] and d["lp_agrees_at_points"] for d in data)

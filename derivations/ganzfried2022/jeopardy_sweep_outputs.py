@@ -37,7 +37,8 @@ def committed_pairs(max_score: int = MAX_SCORE,
                     beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> list[tuple[int, int]]:
     """Every pair the committed sweep holds: all with ``X1 <= max_score`` (far scores first), then ``beyond``."""
     pairs = score_pairs(max_score)
-    return pairs + [p for p in beyond if p not in set(pairs)]
+    within = set(pairs)
+    return pairs + [p for p in beyond if p not in within]
 
 
 def compute_sweep(directory: Path | None, pairs: list[tuple[int, int]], recompute: bool = False,
