@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="jeopardy only: the two players' scores (X1 > X2 >= 0)")
     derive.add_argument("--grid", type=int, default=20, metavar="N",
                         help="jeopardy --scores: exact check on the grid {0, 1/N, ..., 1}^2 (default 20)")
+    derive.add_argument("--status", action="store_true",
+                        help="list the cached study parts whose code changed since they were computed (no computing)")
     derive.add_argument("--json", action="store_true",
                         help="print the result JSON instead of writing files (with --scores)")
     kuhn = sub.add_parser("kuhn", help="n-card Kuhn poker: certified value and an optimal strategy")
@@ -175,6 +177,8 @@ def cmd_derive(args: argparse.Namespace) -> int:
     from ._studies import load
 
     catalogue = load().CATALOGUE
+    if args.status:
+        return derive_status(args.out)
     if args.all == bool(args.game):
         print("symgame derive: give one GAME or --all", file=sys.stderr)
         return EXIT_INPUT
@@ -188,16 +192,40 @@ def cmd_derive(args: argparse.Namespace) -> int:
     if unknown:
         print(f"symgame derive: unknown game {unknown[0]!r} (known: {', '.join(catalogue)})", file=sys.stderr)
         return EXIT_INPUT
+    from .errors import StoreError
+
     run = load("run")
     status = 0
     for name in names:
-        for written in run.derive(name, args.out, pdf=not args.no_pdf, recompute=args.recompute,
-                                  progress=_progress(name)):
-            pdf = f"; pdf: {written.pdf}" if written.pdf is not None else ""
-            print(f"{written.directory}: wrote {written.files} files{pdf}")
-            if written.pdf_failed:
-                status = EXIT_NO_RESULT
+        try:
+            for written in run.derive(name, args.out, pdf=not args.no_pdf, recompute=args.recompute,
+                                      progress=_progress(name)):
+                pdf = f"; pdf: {written.pdf}" if written.pdf is not None else ""
+                print(f"{written.directory}: wrote {written.files} files{pdf}")
+                if written.pdf_failed:
+                    status = EXIT_NO_RESULT
+        except StoreError as exc:
+            print(f"symgame derive {name}: {exc} (`--recompute` computes the part again)", file=sys.stderr)
+            return EXIT_INPUT
     return status
+
+
+def derive_status(root: Path) -> int:
+    """``symgame derive --status``: each study cache, its parts, and those whose code changed since computed."""
+    from .errors import StoreError
+    from .export.cache import cache_status
+
+    try:
+        found = cache_status(root)
+    except StoreError as exc:
+        print(f"symgame derive --status: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    if not found:
+        print(f"{root}: no study caches")
+    for path, parts, changed in found:
+        text = "code unchanged" if not changed else f"code changed since computed: {', '.join(changed)}"
+        print(f"{path}: {parts} parts, {text}")
+    return 0
 
 
 MAX_JEOPARDY_SCORE = 40
@@ -389,10 +417,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
     except (gambit.GambitError, GameFileError) as exc:
         print(f"symgame convert: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    from .errors import StoreError
+    from .model.store import write_atomic
+
     try:
-        dst.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"symgame convert: {dst}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        write_atomic(dst, text)
+    except StoreError as exc:
+        print(f"symgame convert: {exc}", file=sys.stderr)
         return EXIT_INPUT
     print(f"wrote {dst}")
     return 0
@@ -752,7 +783,8 @@ def cmd_play_guts(args: argparse.Namespace) -> int:
 
 def cmd_atlas(args: argparse.Namespace) -> int:
     """``symgame atlas FILE [--json] [--at P=VALUE]``: the equilibrium atlas of a polynomial game file."""
-    from .engine.atlas import CaseSpaceTooLarge, build_atlas
+    from .engine.atlas import CaseSpaceTooLarge, SchedulerError, build_atlas
+    from .errors import StoreError
     from .export.atlas_outputs import atlas_json, witnesses_json
     from .export.atlas_outputs import summary_markdown as summary_markdown_atlas
     from .export.documents import dumps
@@ -776,6 +808,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
                                 progress=args.progress)
     except CaseSpaceTooLarge as exc:
         print(f"symgame: {args.file}: {exc} (--budget {exc.needed})", file=sys.stderr)
+        return EXIT_INPUT
+    except (SchedulerError, StoreError) as exc:
+        print(f"symgame atlas: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except (ValueError, NotImplementedError) as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)

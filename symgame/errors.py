@@ -28,3 +28,11 @@ class LimitError(InputError):
 
 class NumericSolverError(SymgameError, RuntimeError):
     """A floating-point solver (HiGHS, nashpy) that did not reach an answer within its tolerance."""
+
+
+class StoreError(InputError):
+    """A stored file (study cache, checkpoint, output) that cannot be used or written as it stands.
+
+    The message names the file and the problem in one line: truncated or corrupted, of another game or
+    version, a forged record, a symbolic link, a name that would leave its folder.
+    """

@@ -51,6 +51,7 @@ def test_three_players_rejected():
         read_efg('EFG 2 R "g" { "a" "b" "c" }\n""\nt "" 1 "" { 1, -1, 0 }\n', "mem")
 
 
+@pytest.mark.pinned
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_committed_efg_files_are_fresh(n):
     from pathlib import Path

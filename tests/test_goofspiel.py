@@ -191,6 +191,7 @@ def test_bad_card_counts_are_one_line_exit_2(args, capsys):
             solve(int(args[1]), exact="--exact" in args, objective="win" if "win" in args else "amount")
 
 
+@pytest.mark.pinned
 def test_committed_goofspiel_outputs_are_fresh(tmp_path):
     """Keys current, every committed file rendered from the cache, the cheap parts recomputed for real."""
     from derivations.rhoads2012 import compute as study_compute

@@ -24,11 +24,13 @@ def cache():
     return json.loads((SWEEP / CACHE_FILE).read_text())
 
 
+@pytest.mark.pinned
 def test_every_pair_is_cached_under_the_current_code(cache):
     stale = [pair for pair in committed_pairs() if cache.get(part_name(pair), {}).get("key") != pair_key(pair)]
     assert not stale, f"{len(stale)} pairs stale, e.g. {stale[:3]}: run `symgame derive jeopardy_sweep`"
 
 
+@pytest.mark.pinned
 def test_committed_sweep_outputs_are_fresh(tmp_path, monkeypatch):
     def stale(pair):
         raise AssertionError(f"{pair} is not cached under the current code: run `symgame derive jeopardy_sweep`")
@@ -41,11 +43,13 @@ def test_committed_sweep_outputs_are_fresh(tmp_path, monkeypatch):
         assert (tmp_path / name).read_bytes() == (SWEEP / name).read_bytes(), f"{name} is stale"
 
 
+@pytest.mark.pinned
 @pytest.mark.parametrize("pair", [(3, 1), (5, 3), (4, 3), (6, 5)])
 def test_cached_pairs_recompute_identically(pair, cache):
     assert compute_pair(pair) == cache[part_name(pair)]["data"]
 
 
+@pytest.mark.pinned
 def test_every_pair_is_certified_and_checked(cache):
     data = [cache[part_name(pair)]["data"] for pair in committed_pairs()]
     assert len(data) == MAX_SCORE * (MAX_SCORE + 1) // 2 + len({p for p in NEAR_TIES_BEYOND if p[0] > MAX_SCORE})
@@ -55,6 +59,7 @@ def test_every_pair_is_certified_and_checked(cache):
     assert len(near) == MAX_SCORE - 1 and all(b == a - 1 for a, b in NEAR_TIES_BEYOND)
 
 
+@pytest.mark.pinned
 def test_sweep_agrees_with_the_seed_output_for_5_3(cache):
     committed = json.loads((ROOT / "outputs" / "jeopardy" / "5_3" / "result.json").read_text())
     assert cache[part_name((5, 3))]["data"]["pdl"] == committed["pdl"]
@@ -89,6 +94,22 @@ def test_a_crashing_pair_is_retried_then_reported_and_not_cached(tmp_path, monke
     assert sorted(saved) == ["pair_1_0", "pair_2_1"]
 
 
+def test_a_tampered_pair_is_caught_before_it_is_rendered(tmp_path):
+    from derivations.ganzfried2022.jeopardy_sweep import check_pair
+    from symgame.errors import StoreError
+
+    data = json.loads((SWEEP / CACHE_FILE).read_text())["pair_8_7"]["data"]
+    check_pair(data)
+    rule = data["pdl"][0]["machine"]["profile"]["Player 1"]
+    action = sorted(rule)[0]
+    rule[action] = ["num", "1/3"] if rule[action] != ["num", "1/3"] else ["num", "1/4"]
+    with pytest.raises(StoreError, match="pair_8_7"):
+        check_pair(data)
+    data["pdl"] = []
+    with pytest.raises(StoreError, match="no stored rule fires"):
+        check_pair(data)
+
+
 def test_a_fresh_pair_comes_back_in_the_cache_form(tmp_path, monkeypatch):
     """Keys in the order the cache gives them back, so outputs rendered right after a computation are the bytes
     a rerun from the cache writes (the action order of a mixed strategy was computation order before)."""
@@ -96,6 +117,7 @@ def test_a_fresh_pair_comes_back_in_the_cache_form(tmp_path, monkeypatch):
         return {"scores": list(pair), "profile": {"Player 1": {"wager 4": "1/2", "wager 10": "1/2"}}}
 
     monkeypatch.setattr("derivations.ganzfried2022.jeopardy_sweep_outputs.compute_pair", unsorted)
+    monkeypatch.setattr("derivations.ganzfried2022.jeopardy_sweep_outputs.check_pair", lambda data: None)  # a stub
     fresh = compute_sweep(tmp_path, [(10, 4)])
     again = compute_sweep(tmp_path, [(10, 4)])
     assert json.dumps(fresh) == json.dumps(again)

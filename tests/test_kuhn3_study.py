@@ -11,6 +11,8 @@ from derivations.szafron2013.kuhn3 import CACHE_FILE, CROSSCHECK_POTS, reduced_g
 from derivations.szafron2013.kuhn3_outputs import PLOTS, TEXT_FILES, write_kuhn3_outputs
 from symgame.verify.polycert import exact_regret
 
+pytestmark = pytest.mark.pinned   # every test reads the committed study cache under its key
+
 ROOT = Path(__file__).resolve().parents[1]
 KUHN3 = ROOT / "outputs" / "kuhn3"
 

@@ -24,6 +24,7 @@ def analyses(request):
     return {name: cached.get(name) or analyse(spec) for name, spec in SPECS.items()}
 
 
+@pytest.mark.pinned
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_committed_outputs_are_fresh(name, analyses, tmp_path):
     write_outputs(analyses[name], tmp_path, pdf=False)

@@ -57,6 +57,7 @@ def test_decision_list_is_exactly_unexploitable():
     assert all(m.exploitability["sum"] > 1e-4 for m in methods[1:])
 
 
+@pytest.mark.pinned
 def test_committed_outputs_are_fresh(tmp_path):
     from derivations.ganzfried2022.sampling_outputs import CACHE_FILE, TEXT_FILES, study_key, write_sampling_outputs
 

@@ -237,20 +237,14 @@ def _overlaps(r: StabilityRange, lo: Endpoint, hi: Endpoint) -> bool:
 
 def dynamics_study(analysis: AtlasAnalysis, directory: Path | None = None, recompute: bool = False,
                    workers: int | None = 2) -> DynamicsStudy:
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
 
     atlas = analysis.atlas
     stability = stability_analysis(atlas, scale=SCALE)
     labels = {f.ident: analysis.printed_labels(f) for f in atlas.families}
     jobs = centre_points(stability, {f.ident: f for f in atlas.families})
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    key = numeric_key(jobs)
-    numeric = None if (cache is None or recompute) else cache.get("numeric", key)
-    if numeric is None:
-        numeric = numeric_part(jobs, workers)
-        if cache is not None:
-            cache.put("numeric", key, numeric)
-            cache.save()
+    numeric = cached(cache, "numeric", numeric_key(jobs), lambda: numeric_part(jobs, workers), recompute=recompute)
     profits = {f.ident: list(analysis.profits(f)) for f in atlas.families}
     ranges = {f.ident: f.intervals for f in atlas.families}
     claims = evaluate_claims(stability, labels, numeric, atlas.game, profits, ranges)

@@ -7,6 +7,7 @@ from derivations.billingham2017 import printed as billingham_printed
 from symgame.engine.atlas import Mapper, build_atlas, process_map
 from symgame.export.atlas_outputs import AtlasExport, write_atlas_outputs
 from symgame.games import billingham
+from symgame.model.store import write_atomic
 from symgame.verify.atlasreport import AtlasAnalysis, analyse_atlas
 
 PLOTTED = ("a1", "b1", "a2", "b2", "b3")
@@ -42,8 +43,7 @@ def write_dynamics_outputs(directory: Path, analysis: AtlasAnalysis, recompute: 
     texts = render.texts(study)
     paths = []
     for name in DYNAMICS_TEXT:
-        (directory / name).write_text(texts[name], encoding="utf-8")
-        paths.append(directory / name)
+        paths.append(write_atomic(directory / name, texts[name]))
     if plots:
         paths += render.plots(study, directory)
     return paths

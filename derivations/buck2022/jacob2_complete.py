@@ -18,6 +18,7 @@ from derivations.buck2022.jacob2 import regret, tensors
 from derivations.buck2022.jacob2_outputs import _printed
 from derivations.buck2022.jacob2_schedules import WORKERS, strategic
 from symgame.engine.enumpoly import EnumPolyResult, enumpoly_solve
+from symgame.model.store import write_atomic
 from symgame.references import cite
 
 SOURCE = cite("buck2022", "Appendix C.3, (C.5)-(C.7)")
@@ -173,5 +174,5 @@ def write_complete(directory) -> list:
 
     path = Path(directory) / FILE
     cached = {name: schedule_study(Path(directory), name) for name in CACHED}
-    path.write_text(complete_markdown(complete_set("C.5"), cached), encoding="utf-8")
+    write_atomic(path, complete_markdown(complete_set("C.5"), cached))
     return [path]

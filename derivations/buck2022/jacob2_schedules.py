@@ -86,15 +86,15 @@ def compute_schedule(name: str, checkpoint: Path | None = None) -> dict[str, Any
 
 def schedule_study(directory: Path, name: str, recompute: bool = False) -> dict[str, Any]:
     """The cached result of schedule ``name`` under ``directory`` (computed when missing or stale)."""
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
 
-    cache = StudyCache(Path(directory) / CACHE_FILE)
-    key = schedule_key(name)
-    data = None if recompute else cache.get(part(name), key)
-    if data is None:
-        checkpoint = Path(directory) / f"jacob2_{name.replace('.', '')}.checkpoint.jsonl"
-        data = compute_schedule(name, checkpoint)
-        cache.put(part(name), key, data)
-        cache.save()
-        checkpoint.unlink(missing_ok=True)
+    checkpoint = Path(directory) / f"jacob2_{name.replace('.', '')}.checkpoint.jsonl"
+
+    def compute() -> dict[str, Any]:
+        found = compute_schedule(name, checkpoint)
+        return found
+
+    data = cached(StudyCache(Path(directory) / CACHE_FILE), part(name), schedule_key(name), compute,
+                  recompute=recompute)
+    checkpoint.unlink(missing_ok=True)
     return data

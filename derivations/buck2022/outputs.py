@@ -17,6 +17,7 @@ from derivations.buck2022 import coalitions, printed, symmetric, weenie
 from derivations.buck2022.jacob2_outputs import jacob2_markdown
 from symgame._version import __version__
 from symgame.games import guts
+from symgame.model.store import write_atomic
 from symgame.numeric.recursive import RecursiveGame, forced_value
 
 
@@ -487,8 +488,10 @@ def _save(fig, path: Path) -> Path:
     """Write a figure without the metadata that would differ between runs, and close it."""
     import matplotlib.pyplot as plt
 
+    from symgame.export.plots import save_png
+
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
+    save_png(fig, path)
     plt.close(fig)
     return path
 
@@ -899,22 +902,23 @@ def write_guts_outputs(directory: Path, pdf: bool = True, recompute: bool = Fals
     cache = StudyCache(directory / CACHE_FILE)
     keys = {name: part_key(name) for name, (_, cached) in PARTS.items() if cached}   # the code the parts run
     data: dict[str, dict] = {}
+    reused_names = set()
     for name, key in keys.items():
         reused = None if recompute else old.get(name, key)
         if reused is not None:
             data[name] = reused
+            cache.adopt(old, name)          # the record as computed: data, key and provenance
+            reused_names.add(name)
     started = time.perf_counter()
     for name, result in run_parts([name for name in PARTS if name not in data], workers):
         data[name] = result
         if progress:
             progress(name, time.perf_counter() - started)
-    for name, key in keys.items():
-        cache.put(name, key, data[name])
+    computed = [name for name in keys if name not in reused_names]
+    for name in computed:
+        cache.put(name, keys[name], data[name])
     texts = render_files(data)
-    paths = []
-    for name in TEXT_FILES:
-        (directory / name).write_text(texts[name], encoding="utf-8")
-        paths.append(directory / name)
+    paths = [write_atomic(directory / name, texts[name]) for name in TEXT_FILES]
     paths.append(cache.save())
     paths.append(plot_values(data["table"]["plot"], directory / "value_vs_N.png"))
     paths.append(plot_fictitious_play(data["recursive"]["plot"], directory / "fp_gap.png"))

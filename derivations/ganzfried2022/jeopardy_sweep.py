@@ -70,3 +70,66 @@ def compute_pair(pair: tuple[int, int]) -> dict[str, Any]:
         "exact_nash_at_points": report.all_exact_nash,
         "lp_agrees_at_points": report.all_numeric_agree,
     }
+
+
+#: Seeded rational points per pair at which a cached decision list is re-verified before it is used.
+RECHECK_POINTS = 16
+
+
+def check_pair(data: Any) -> None:
+    """Re-verify one cached pair before it is rendered (the cheap half of its certificate).
+
+    The stored decision list is read back from its machine form; at :data:`RECHECK_POINTS` seeded rational
+    points of the square (other seeds than the derivation's), the first rule whose conditions hold must exist
+    and its stored profile must have exact regret 0 in the game built from the rules. A changed probability,
+    condition or payoff changes some regret at almost every point; a dropped rule leaves points uncovered.
+
+    Raises
+    ------
+    StoreError
+        Naming the pair and the point that fails.
+    """
+    from fractions import Fraction
+
+    import sympy as sp
+
+    from symgame.errors import InputError, StoreError
+    from symgame.games import jeopardy
+    from symgame.model.exprtree import from_tree
+    from symgame.verify.crosscheck import random_domain_points
+    from symgame.verify.regret import exact_regret
+
+    scores = data.get("scores") if isinstance(data, dict) else None
+    if not (isinstance(scores, list) and len(scores) == 2 and all(isinstance(s, int) for s in scores)):
+        raise StoreError(f"{CACHE_FILE}: a sweep record without its scores")
+    name = part_name((scores[0], scores[1]))
+    if "error" in data:
+        return                                   # a recorded failure carries no result to check
+    game = jeopardy.build_game(scores[0], scores[1])
+    symbols = {p.name: sp.Symbol(p.name) for p in game.domain.parameters}
+    relations = {">=": lambda v: v >= 0, ">": lambda v: v > 0, "==": lambda v: v == 0, "<=": lambda v: v <= 0,
+                 "<": lambda v: v < 0, "!=": lambda v: v != 0}
+    try:
+        rules = []
+        for rule in data["pdl"]:
+            when = [(from_tree(a["expr"], symbols), relations[a["rel"]]) for a in rule["machine"]["when"]]
+            profile = []
+            for player in game.players:
+                given = rule["machine"]["profile"][player.name]
+                if not set(given) <= set(player.actions):
+                    raise StoreError(f"{CACHE_FILE}: {name}: unknown action in a stored profile")
+                profile.append([from_tree(given[a], symbols) if a in given else sp.Integer(0)
+                                for a in player.actions])
+            rules.append((when, profile))
+    except (KeyError, TypeError, InputError) as exc:
+        raise StoreError(f"{CACHE_FILE}: {name}: the stored decision list cannot be read back ({exc})") from None
+    for point in random_domain_points(game.domain, RECHECK_POINTS, 7919 * scores[0] + scores[1] + 1):
+        subs = {symbols[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
+        fired = next((profile for when, profile in rules if all(rel(e.subs(subs)) for e, rel in when)), None)
+        if fired is None:
+            raise StoreError(f"{CACHE_FILE}: {name}: no stored rule fires at {dict(point)}")
+        strategies = [[Fraction(str(p.subs(subs))) for p in mix] for mix in fired]
+        report = exact_regret(game, point, strategies)
+        if not report.valid or any(r != 0 for r in report.regrets):
+            raise StoreError(f"{CACHE_FILE}: {name}: the stored rule at {dict(point)} is not an equilibrium "
+                             f"(regrets {[str(r) for r in report.regrets]})")

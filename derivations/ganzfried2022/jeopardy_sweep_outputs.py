@@ -13,11 +13,13 @@ from typing import Any, Callable
 from derivations.ganzfried2022.jeopardy_sweep import (
     CACHE_FILE,
     RANDOM_POINTS,
+    check_pair,
     compute_pair,
     pair_key,
     part_name,
     score_pairs,
 )
+from symgame.model.store import write_atomic
 from symgame.references import cite
 
 #: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE).
@@ -60,6 +62,7 @@ def compute_sweep(directory: Path | None, pairs: list[tuple[int, int]], recomput
         if found is None:
             todo.append(pair)
         else:
+            check_pair(found)                  # re-verified before it is rendered (about 50 ms a pair)
             results[part_name(pair)] = found
     for outcome in run_isolated(compute_pair, todo, workers=workers):
         pair = outcome.item
@@ -171,6 +174,6 @@ def write_sweep_outputs(directory: Path, recompute: bool = False, max_score: int
     directory.mkdir(parents=True, exist_ok=True)
     results = compute_sweep(directory, committed_pairs(max_score, beyond), recompute=recompute, progress=progress)
     paths = [directory / "sweep.json", directory / "summary.md"]
-    paths[0].write_text(sweep_json(results, max_score, beyond), encoding="utf-8")
-    paths[1].write_text(summary_markdown(results, max_score, beyond), encoding="utf-8")
+    write_atomic(paths[0], sweep_json(results, max_score, beyond))
+    write_atomic(paths[1], summary_markdown(results, max_score, beyond))
     return paths + [directory / CACHE_FILE]

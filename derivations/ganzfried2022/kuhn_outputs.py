@@ -16,6 +16,7 @@ from symgame.export.documents import dumps
 from symgame.export.latex import compile_pdf, escape, render
 from symgame.games.kuhn import SOURCE, build_game
 from symgame.model.efg import write_efg
+from symgame.model.store import safe_name, write_atomic
 
 KNOWN_VALUES = {3: "-1/18", 4: "-1/24", 5: "-1/15", 7: "-1/14", 9: "-7/108", 13: "-5/78"}
 DEFAULT_DECKS = range(3, 201)
@@ -320,26 +321,88 @@ def kuhn_texts(decks: Sequence[int] = DEFAULT_DECKS, closed_form_decks: Sequence
              "summary.md": summary_markdown(rows, checks, proofs),
              "three_card_family.json": three_card_json(family), "three_card_family.md": three_card_markdown(family)}
     files.update({f"kuhn_{n}.efg": write_efg(build_game(n)) for n in EFG_DECKS})
+    assert set(files) == set(TEXT_NAMES) | {f"kuhn_{n}.efg" for n in EFG_DECKS}
     return files
+
+
+#: The text files of ``outputs/kuhn`` besides the game files.
+TEXT_NAMES = ("values.csv", "ganzfried_check.csv", "closed_form_check.csv", "pdl.json", "cheatsheet.tex", "errata.md",
+              "summary.md", "three_card_family.json", "three_card_family.md")
+
+
+def check_cached_texts(files: object, decks: Sequence[int] = DEFAULT_DECKS) -> None:
+    """Re-verify the cached texts of ``outputs/kuhn`` before they are written (the cheap half of their certificate).
+
+    The file names must be exactly those :func:`kuhn_texts` writes (stored data never names a file); the game
+    files must equal the trees built from the rules; every value in ``values.csv`` and ``ganzfried_check.csv``
+    (n = 3..200) must equal the exact lower and upper best-response bounds of the corrected decision list at that
+    deck (equal bounds prove the value), and every value of ``closed_form_check.csv`` (n = 3..1000) the value
+    formula proved for every n (:func:`~derivations.ganzfried2022.kuhn_pdl.value_formula`), with every 50th deck
+    also by exact bounds. About 3 s against 3.5 minutes for the study (``benchmarks/RESULTS.md``).
+
+    Raises
+    ------
+    StoreError
+        Naming the first entry that does not hold.
+    """
+    import csv
+    import io
+
+    from derivations.ganzfried2022.kuhn_pdl import behaviours, corrected_pdl, exact_bounds
+    from symgame.errors import StoreError
+
+    expected = set(TEXT_NAMES) | {f"kuhn_{n}.efg" for n in EFG_DECKS}
+    if not isinstance(files, dict) or set(files) != expected or not all(isinstance(t, str) for t in files.values()):
+        found = sorted(files) if isinstance(files, dict) else type(files).__name__
+        raise StoreError(f"{CACHE_FILE}: the Kuhn texts are not the study's files (found {found})")
+    for n in EFG_DECKS:
+        if files[f"kuhn_{n}.efg"] != write_efg(build_game(n)):
+            raise StoreError(f"{CACHE_FILE}: kuhn_{n}.efg differs from the game built from the rules")
+    from derivations.ganzfried2022.kuhn_pdl import value_formula
+
+    proved: dict[int, Fraction] = {}
+    formula = value_formula()
+
+    def bounds_value(n: int) -> Fraction:
+        if n not in proved:
+            bounds = exact_bounds(n, *behaviours(corrected_pdl(n)))
+            proved[n] = bounds.lower if bounds.certified else Fraction(-10 ** 9)
+        return proved[n]
+
+    def value(n: int, name: str) -> Fraction:
+        if name != "closed_form_check.csv" or n <= max(decks) or n % 50 == 0:
+            return bounds_value(n)
+        return Fraction(formula(n))
+
+    for name, expect_rows in (("values.csv", len(decks)), ("closed_form_check.csv", None), ("ganzfried_check.csv",
+                                                                                          len(decks))):
+        rows = list(csv.DictReader(io.StringIO(files[name])))
+        if expect_rows is not None and len(rows) != expect_rows:
+            raise StoreError(f"{CACHE_FILE}: {name} has {len(rows)} rows, expected {expect_rows}")
+        for row in rows:
+            try:
+                n, v = int(row["cards"]), Fraction(row["value"])
+            except (KeyError, TypeError, ValueError):
+                raise StoreError(f"{CACHE_FILE}: {name}: malformed row {row}") from None
+            if not 3 <= n <= 10 ** 4 or v != value(n, name):
+                raise StoreError(f"{CACHE_FILE}: {name}: the value {row['value']} at n = {n} is not the proved "
+                                 f"value {value(n, name) if 3 <= n <= 10 ** 4 else '?'}")
 
 
 def write_kuhn_outputs(directory: Path, decks: Sequence[int] = DEFAULT_DECKS,
                        closed_form_decks: Sequence[int] = CLOSED_FORM_DECKS, pdf: bool = True,
                        family: FamilyReport | None = None, recompute: bool = False) -> list[Path]:
     """Write ``outputs/kuhn``; the texts are reused from ``study_cache.json`` when their content key is current."""
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
 
     directory.mkdir(parents=True, exist_ok=True)
     cache = StudyCache(directory / CACHE_FILE)
-    key = kuhn_key(decks, closed_form_decks)
-    files = None if recompute or family is not None else cache.get("all", key)
-    if files is None:
-        files = kuhn_texts(decks, closed_form_decks, family)
-    cache.put("all", key, files)
-    paths = [cache.save()]
-    for name, text in files.items():
-        (directory / name).write_text(text, encoding="utf-8")
-        paths.append(directory / name)
+    files = cached(cache, "all", kuhn_key(decks, closed_form_decks),
+                   lambda: kuhn_texts(decks, closed_form_decks, family),
+                   recompute=recompute or family is not None, check=lambda f: check_cached_texts(f, decks))
+    paths = [cache.path]
+    for name in sorted(files):
+        paths.append(write_atomic(directory / safe_name(name), files[name]))
     if pdf:
         compile_pdf(directory / "cheatsheet.tex")
     return paths

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from derivations.ganzfried2022.sampling import CONVENTIONS, PRINTED, SOURCE, sampling_study
+from symgame.model.store import write_atomic
 
 CACHE_FILE = "study_cache.json"
 TEXT_FILES = ("sampling.json", "summary.md", "errata.md", "curve.csv", "comparison.csv")
@@ -25,17 +26,18 @@ def study_key() -> str:
 def cached_study(directory: Path, recompute: bool = False) -> dict[str, Any]:
     """The study as plain data, from the cache when its key matches."""
     import symgame
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
     from symgame.games import two_by_two
 
     cache = StudyCache(directory / CACHE_FILE)
-    key = study_key()
-    data = None if recompute else cache.get("study", key)
     pdl = symgame.solve(two_by_two.build_game()).pdl
-    if data is None or data["pdl_text"] != pdl.render_text():
-        data = json.loads(json.dumps(dataclasses.asdict(sampling_study(pdl=pdl)), default=str))
-        cache.put("study", key, data)
-        cache.save()
+
+    def compute() -> dict[str, Any]:
+        return json.loads(json.dumps(dataclasses.asdict(sampling_study(pdl=pdl)), default=str))
+
+    data = cached(cache, "study", study_key(), compute, recompute=recompute)
+    if data["pdl_text"] != pdl.render_text():
+        data = cached(cache, "study", study_key(), compute, recompute=True)
     return data
 
 
@@ -173,8 +175,7 @@ def write_sampling_outputs(directory: Path, recompute: bool = False, plots: bool
     d = cached_study(directory, recompute)
     paths = []
     for name, text in texts(d).items():
-        (directory / name).write_text(text, encoding="utf-8")
-        paths.append(directory / name)
+        paths.append(write_atomic(directory / name, text))
     if plots:
         paths.append(plot_curve(d, directory / "figure1.png"))
     return paths

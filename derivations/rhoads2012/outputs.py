@@ -16,7 +16,9 @@ from typing import Any
 import yaml
 
 from derivations.rhoads2012.compute import PARTS, prob
+from symgame.export.plots import save_png
 from symgame.games.goofspiel import SOURCE
+from symgame.model.store import write_atomic
 
 PRINTED = Path(__file__).resolve().parent / "printed"
 CACHE_FILE = "study_cache.json"
@@ -42,19 +44,11 @@ class GoofspielStudy:
 
 def compute(directory: Path | None = None, recompute: bool = False) -> GoofspielStudy:
     """Every part, reused from ``directory/study_cache.json`` where its key is current."""
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
 
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    parts = {}
-    for name, (fn, params) in PARTS.items():
-        key = part_key(name)
-        data = None if recompute or cache is None else cache.get(name, key)
-        if data is None:
-            data = fn(**params)
-            if cache is not None:
-                cache.put(name, key, data)
-                cache.save()
-        parts[name] = data
+    parts = {name: cached(cache, name, part_key(name), lambda fn=fn, params=params: fn(**params), recompute=recompute)
+             for name, (fn, params) in PARTS.items()}
     return GoofspielStudy(parts)
 
 
@@ -313,7 +307,7 @@ def heatmap(part: dict, path: Path, title: str) -> Path:
     ax.set_ylabel("bet")
     ax.set_title(title)
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
+    save_png(fig, path)
     plt.close(fig)
     return path
 
@@ -324,9 +318,7 @@ def write_goofspiel_outputs(directory: Path, study: GoofspielStudy | None = None
     study = study or compute(directory, recompute)
     paths = [directory / CACHE_FILE] if (directory / CACHE_FILE).exists() else []
     for name, text in render(study).items():
-        path = directory / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
+        paths.append(write_atomic(directory / name, text))
     for part in study.amount:
         if part["cards"] >= 3:
             paths.append(heatmap(part, directory / f"first_move_{part['cards']}.png",

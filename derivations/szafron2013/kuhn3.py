@@ -177,16 +177,9 @@ def _interval_json(iv) -> dict[str, Any]:
 def study(directory: Path | None, recompute: bool = False,
           progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
     """The cached study, computed when the cache has none under the current code."""
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
 
     parameters = {"cards": CARDS, "pots": list(DISCOVERY_POTS), "starts": STARTS, "case_seconds": CASE_SECONDS,
                   "crosscheck": [str(p) for p in CROSSCHECK_POTS]}
-    key = _key("kuhn3", parameters)
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    found = None if cache is None or recompute else cache.get("kuhn3", key)
-    if found is None:
-        found = compute_study(progress)
-        if cache is not None:
-            cache.put("kuhn3", key, found)
-            cache.save()
-    return found
+    return cached(cache, "kuhn3", _key("kuhn3", parameters), lambda: compute_study(progress), recompute=recompute)

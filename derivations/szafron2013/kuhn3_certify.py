@@ -167,17 +167,13 @@ def certificates(directory: Path | None, data: dict[str, Any], recompute: bool =
                  progress: Callable[[str, float], None] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The cached checks of the study ``data`` (``"members"``: :func:`compute_certificates`; ``"unranged"``:
     :func:`recover_unranged`), computed when the cache has none under this code."""
-    from symgame.export.cache import StudyCache
+    from symgame.export.cache import StudyCache, cached
 
-    key = _key(data)
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    found = None if cache is None or recompute else cache.get(PART, key)
-    if found is None:
-        found = {"members": compute_certificates(data, progress), "coexistence": coexistence_cells(data),
-                 "unranged": recover_unranged(data, progress)}
-        if cache is not None:
-            cache.put(PART, key, found)
-            cache.save()
+    found = cached(cache, PART, _key(data), lambda: {"members": compute_certificates(data, progress),
+                                                      "coexistence": coexistence_cells(data),
+                                                      "unranged": recover_unranged(data, progress)},
+                   recompute=recompute)
     return found
 
 

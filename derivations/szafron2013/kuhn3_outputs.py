@@ -11,6 +11,8 @@ import sympy as sp
 from derivations.szafron2013.kuhn3 import CACHE_FILE, study
 from derivations.szafron2013.kuhn3_certify import certificates
 from symgame.export.atlas_outputs import _pyplot, _save  # the package's matplotlib set-up
+from symgame.export.plots import save_png
+from symgame.model.store import write_atomic
 from symgame.references import cite
 
 TEXT_FILES = ("families.json", "summary.md", "cheatsheet.tex")
@@ -342,7 +344,7 @@ def plot_frequencies(data: dict[str, Any], path: Path) -> Path:
     fig.suptitle("Frequencies against P (curves: formulas in P; circles: exact witness profiles where a "
                  "frequency is free)", fontsize=9)
     fig.tight_layout(rect=(0, 0.03, 1, 0.97))  # room for the legend below (not _save's default layout)
-    fig.savefig(path, metadata={"Software": None})
+    save_png(fig, path)
     plt.close(fig)
     return path
 
@@ -363,9 +365,9 @@ def write_kuhn3_outputs(directory: Path, recompute: bool = False,
     # write the same bytes
     data, checks = (json.loads(json.dumps(part, sort_keys=True)) for part in (data, checks))
     paths = [directory / name for name in TEXT_FILES]
-    paths[0].write_text(families_json(data, checks), encoding="utf-8")
-    paths[1].write_text(summary_markdown(data, checks), encoding="utf-8")
-    paths[2].write_text(cheatsheet_tex(data, checks), encoding="utf-8")
+    write_atomic(paths[0], families_json(data, checks))
+    write_atomic(paths[1], summary_markdown(data, checks))
+    write_atomic(paths[2], cheatsheet_tex(data, checks))
     if plots:
         paths.append(plot_ranges(data, directory / PLOTS[0]))
         paths.append(plot_frequencies(data, directory / PLOTS[1]))

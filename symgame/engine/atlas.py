@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import sympy as sp
 import z3
 
-from ..errors import LimitError
+from ..errors import LimitError, SymgameError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 from .casesplit import CaseSearch, SearchTask, Structure, detect_structure, parameter_pieces, total_cases
@@ -262,10 +262,48 @@ def serial_map(fn: Callable, items: Sequence) -> list:
     return [fn(*item) for item in items]
 
 
+def _ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C goes to the parent, which ends the workers itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end_pool(pool) -> None:
+    """Cancel what is queued and end every worker process now (used on an interrupt or an error)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+
+
 def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> list:
+    """``[fn(*item) for item in items]`` on ``workers`` local processes, in order.
+
+    Workers ignore Ctrl-C; on an interrupt (or any error) in the parent, queued work is cancelled and every
+    worker is terminated before the exception propagates, so the command exits within seconds instead of
+    waiting for the pool.
+    """
     from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_star, [(fn, item) for item in items], chunksize=max(1, len(items) // 64)))
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
+        result = list(pool.map(_star, [(fn, item) for item in items], chunksize=max(1, len(items) // 64)))
+    except BaseException:
+        _end_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+    return result
+
+
+class SchedulerError(SymgameError):
+    """A distributed scheduler that cannot be reached or has no workers (exit status 2 on the command line)."""
 
 
 class DaskMapper:
@@ -275,17 +313,42 @@ class DaskMapper:
     end of a ``with`` block); ``address`` may also be a ``LocalCluster``.
     """
 
+    #: Seconds to wait for the scheduler to answer, and for at least one worker to join it.
+    CONNECT_SECONDS = 20
+    WORKER_SECONDS = 60
+
     def __init__(self, address):
         self.address = address
         self._client = None
 
     def __call__(self, fn: Callable, items: Sequence) -> list:
         if self._client is None:
-            from distributed import Client
-
-            self._client = Client(self.address)
+            self._client = self._connect()
         futures = self._client.map(_star, [(fn, item) for item in items], pure=False)
-        return self._client.gather(futures)
+        try:
+            return self._client.gather(futures)
+        except BaseException:
+            self._client.cancel(futures)
+            raise
+
+    def _connect(self):
+        """A client of the scheduler with at least one worker, or a one-line :class:`SchedulerError`."""
+        from distributed import Client
+
+        where = self.address if isinstance(self.address, str) else "the given cluster"
+        try:
+            client = Client(self.address, timeout=f"{self.CONNECT_SECONDS}s")
+        except (OSError, TimeoutError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise SchedulerError(f"cannot reach the Dask scheduler at {where} within {self.CONNECT_SECONDS} s "
+                                 f"({reason[:120]})") from None
+        try:
+            client.wait_for_workers(1, timeout=self.WORKER_SECONDS)
+        except (OSError, TimeoutError):
+            client.close()
+            raise SchedulerError(f"the Dask scheduler at {where} has no workers (waited {self.WORKER_SECONDS} s); "
+                                 "start one with `dask worker ADDRESS`") from None
+        return client
 
     def close(self) -> None:
         if self._client is not None:
@@ -320,9 +383,9 @@ def build_atlas(game: PolynomialGame, mapper: Mapper = serial_map, checkpoint: P
         raise CaseSpaceTooLarge(f"{raw} raw cases (3^{len(structure.order)}) exceed the budget of {budget}; "
                                 f"a budget of {raw} would admit them", raw)
     stats = AtlasStats(raw_cases=raw)
-    store = _Checkpoint(checkpoint)
     search = case_search(game, structure)
     tasks = search.tasks(prefix_length=2)
+    store = _Checkpoint(checkpoint, game, [_Checkpoint.search_key(t) for t in tasks], len(structure.order))
     t0 = time.perf_counter()
     pending = [t for t in tasks if store.search_key(t) not in store.search]
     for chunk in _chunks([(game, structure, t) for t in pending]):
@@ -497,32 +560,120 @@ def _say(progress: bool, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-class _Checkpoint:
-    """Append-only JSON-lines record of finished search tasks and refuted cases."""
+#: Version of the atlas checkpoint format and of the meaning of its records.
+CHECKPOINT_VERSION = 2
 
-    def __init__(self, path: Path | None):
+
+def game_key(game: PolynomialGame) -> str:
+    """SHA-256 of the game's mathematical content (parameters with their domains, players, variables, payoffs).
+
+    Two games with the same variable names but other payoffs or domains get different keys.
+    """
+    import hashlib
+
+    content = {
+        "parameters": [[p.name, str(p.lower), str(p.upper), repr(p)] for p in game.parameters],
+        "players": [[pl.name, list(pl.variables), sp.srepr(sp.expand(pl.payoff))] for pl in game.players],
+        "fixed": [[name, sp.srepr(sp.expand(value))] for name, value in game.fixed],
+    }
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+class _Checkpoint:
+    """Append-only JSON-lines record of finished search tasks and refuted cases, keyed to its game.
+
+    The first line is a header ``{"kind": "header", "game": <game_key>, "version": ..., "budget": ...}``; a
+    checkpoint of another game or version is refused. Every record is checked on load (its kind, the
+    task it belongs to, cases of the right length over ``LUI``, counts); a malformed line is refused in
+    one line naming the file and the line, except a torn last line without its newline (an interrupted
+    append), which is dropped.
+    """
+
+    STAGES = ("bisection", "z3", "empty")
+
+    def __init__(self, path: Path | None, game: PolynomialGame | None = None, tasks: Iterable[str] = (),
+                 case_length: int = 0):
         self.path = path
         self.search: dict[str, dict] = {}
         self.refuted: dict[str, str] = {}
-        if path is not None and path.exists():
-            for line in path.read_text().splitlines():
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a torn last line from an interrupted write
-                if rec.get("kind") == "search":
-                    self.search[rec["key"]] = rec
-                elif rec.get("kind") == "refuted":
-                    self.refuted[rec["case"]] = rec["stage"]
+        self.header: dict[str, object] = {"kind": "header", "game": game_key(game) if game is not None else "",
+                       "version": CHECKPOINT_VERSION}
+        if path is None:
+            return
+        import os
+
+        from ..errors import StoreError
+        from ..model.store import read_limited
+
+        if not os.path.lexists(path):
+            return
+        if os.path.islink(path):
+            raise StoreError(f"{path}: is a symbolic link; symgame does not write through links")
+        raw = read_limited(path).decode("utf-8", errors="replace")
+        lines = raw.split("\n")
+        torn = lines.pop()                      # "" when the file ends with a newline
+        del torn                                # an unterminated last line is an interrupted append: dropped
+        known = set(tasks)
+
+        def bad(number: int, why: str) -> StoreError:
+            return StoreError(f"{path}: line {number}: {why}; remove the file to start again")
+
+        for number, line in enumerate(lines, start=1):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                raise bad(number, "not a JSON record") from None
+            if not isinstance(rec, dict):
+                raise bad(number, "not a JSON object")
+            if number == 1:
+                if rec.get("kind") != "header":
+                    raise bad(1, "no header (a checkpoint of an older symgame, or not a checkpoint)")
+                if rec != self.header:
+                    raise StoreError(f"{path}: checkpoint of another game or version "
+                                     f"(game key {str(rec.get('game'))[:12]}…, version {rec.get('version')}), "
+                                     f"not of this one ({str(self.header['game'])[:12]}…); use another file")
+                continue
+            kind = rec.get("kind")
+            if kind == "search":
+                if set(rec) != {"kind", "key", "survivors", "nodes", "pruned"} or rec["key"] not in known \
+                        or not _counts(rec["nodes"], rec["pruned"]) or not _cases(rec["survivors"], case_length):
+                    raise bad(number, "not a search record of this game's tasks")
+                self.search[rec["key"]] = rec
+            elif kind == "refuted":
+                if set(rec) != {"kind", "case", "stage"} or rec["stage"] not in self.STAGES \
+                        or not _cases([rec["case"]], case_length):
+                    raise bad(number, "not a refuted-case record of this game")
+                self.refuted[rec["case"]] = rec["stage"]
+            else:
+                raise bad(number, f"unknown record kind {kind!r}")
+        self._started = bool(lines)
 
     @staticmethod
     def search_key(task: SearchTask) -> str:
         return f"{task.piece_index}:{task.prefix}"
 
     def _append(self, rec: dict) -> None:
-        if self.path is not None:
+        if self.path is None:
+            return
+        import os
+
+        from ..errors import StoreError
+
+        try:
+            if not getattr(self, "_started", False) or not os.path.lexists(self.path):
+                if os.path.islink(self.path):
+                    raise StoreError(f"{self.path}: is a symbolic link; symgame does not write through links")
+                with self.path.open("w") as fh:
+                    fh.write(json.dumps(self.header, sort_keys=True) + "\n")
+                self._started = True
+            if os.path.islink(self.path):
+                raise StoreError(f"{self.path}: is a symbolic link; symgame does not write through links")
             with self.path.open("a") as fh:
                 fh.write(json.dumps(rec, sort_keys=True) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot write the checkpoint ({exc.strerror or exc})") from None
 
     def add_search(self, result) -> None:
         rec = {"kind": "search", "key": self.search_key(result.task), "survivors": list(result.survivors),
@@ -531,6 +682,15 @@ class _Checkpoint:
         self._append(rec)
 
     def add_verdict(self, verdict: CaseVerdict) -> None:
-        if verdict.stage in ("bisection", "z3", "empty"):
+        if verdict.stage in self.STAGES:
             self.refuted[verdict.case] = verdict.stage
             self._append({"kind": "refuted", "case": verdict.case, "stage": verdict.stage})
+
+
+def _counts(*values: object) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+
+
+def _cases(cases: object, length: int) -> bool:
+    return isinstance(cases, list) and all(
+        isinstance(c, str) and (length == 0 or len(c) == length) and set(c) <= set("LUI-+0") for c in cases)

@@ -17,11 +17,13 @@ from .._version import __version__
 from ..engine.atlas import Atlas, Family, canonical_expr
 from ..engine.parametric import CaseBranch, has_sqrt
 from ..engine.ranges import Endpoint, ParamInterval, denominator_zeros
+from ..model.store import write_atomic
 from ..verify.atlascheck import AtlasPoint
 from ..verify.atlasreport import AtlasAnalysis, decision_word
 from ..verify.printed import family_point_value
 from .documents import dumps
 from .latex import _ENV, PdfResult, compile_pdf, escape
+from .plots import save_png
 
 APPROX_DIGITS = 6
 _LE = r"\le"
@@ -599,9 +601,9 @@ def _pyplot():
 
 def _save(plt, fig, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
+    save_png(fig, path)
     plt.close(fig)
-    return path
+    return Path(path)
 
 
 # --------------------------------------------------------------------------- writing
@@ -626,8 +628,7 @@ def write_atlas_outputs(analysis: AtlasAnalysis, directory: Path, title: str, so
              "cheatsheet.tex": cheatsheet_tex(analysis, title, source)}
     files = []
     for name in TEXT_FILES:
-        (directory / name).write_text(texts[name], encoding="utf-8")
-        files.append(directory / name)
+        files.append(write_atomic(directory / name, texts[name]))
     if plots:
         files.append(plot_ranges(analysis, directory / "ranges.png"))
         if plot_variables:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..games.analysis import GameAnalysis
+from ..model.store import write_atomic
 from .documents import analysis_json, dumps, errata_markdown, rule_value, summary_markdown
 from .latex import PdfResult, cheatsheet_tex, compile_pdf
 from .plots import plot_rule_regions
@@ -52,9 +53,7 @@ def write_outputs(analysis: GameAnalysis, directory: Path, pdf: bool = True) -> 
     }
     files = []
     for name, text in texts.items():
-        path = directory / name
-        path.write_text(text, encoding="utf-8")
-        files.append(path)
+        files.append(write_atomic(directory / name, text))
     png = plot_rule_regions(analysis.derivation.pdl, directory / "regions.png",
                             f"{analysis.spec.title}: rule firing at each point")
     if png is not None:

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..model.pdl import PDL
+from ..model.store import write_atomic
 
 _COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
             "#ff9da7", "#9c755f", "#bab0ac"]
@@ -43,6 +45,31 @@ def plot_rule_regions(pdl: PDL, path: Path, title: str, resolution: int = 401) -
     handles = [Patch(color=_COLOURS[k % len(_COLOURS)], label=f"rule {k + 1}") for k in range(len(pdl.rules))]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
+    save_png(fig, path)
     plt.close(fig)
     return path
+
+
+def save_png(fig: Any, path: Path | str) -> Path:
+    """Write ``fig`` as a PNG without the metadata that differs between runs, atomically (never through a link).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    path : path
+
+    Returns
+    -------
+    Path
+        ``path``.
+
+    Raises
+    ------
+    StoreError
+        When the destination cannot be written (see :func:`symgame.model.store.write_atomic`).
+    """
+    import io
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return write_atomic(path, buffer.getvalue())

@@ -39,7 +39,10 @@ True
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
@@ -48,14 +51,14 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, StoreError
 from ..references import cite
 
 SOURCE = cite("rhoads2012", "sections 2-5, Tables 1-2")
 OBJECTIVES = ("amount", "win")
 #: largest N per mode: the amount objective in floats, exact; the win objective in floats, exact
 LIMITS = {("amount", False): 12, ("amount", True): 7, ("win", False): 8, ("win", True): 6}
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2            # 2: JSON/NumPy files with hashes (1 used pickle and is not read)
 CHUNK_ENTRIES = 3_000_000               # matrix entries built at once per work unit (24 MB of floats)
 
 Pattern = tuple[int, ...]                # 0: a card of player 1 only, 1: of player 2 only, 2: of both
@@ -485,12 +488,13 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
     root: list = []                          # exact: the root's round games as solved (value, row strategy)
     games = saddles = 0
     start = 1
-    if store is not None:
-        resumed = store.load()
-        if resumed is not None:
-            tables, games, saddles = resumed
-            start = len(tables)
     mapper = mapper or _serial
+    counts: list[tuple[int, int]] = []
+    if store is not None:
+        resumed = store.load(levels, mapper)
+        if resumed is not None:
+            tables, games, saddles, counts = resumed
+            start = len(tables)
     for level in levels[start - 1:]:
         t0 = time.perf_counter()
         prev_reach = levels[level.m - 2].reach if level.m > 1 else 1
@@ -504,8 +508,9 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
         tables.append(table)
         games += g
         saddles += s
+        counts.append((g, s))
         if store is not None:
-            store.save(tables, games, saddles)
+            store.save(tables, counts)
         if progress is not None:
             progress(f"level {level.m}: {len(level.patterns)} patterns x {len(level.sets)} prize sets, "
                      f"{g} matrix games, {time.perf_counter() - t0:.1f} s")
@@ -545,45 +550,161 @@ def _float_level(level: Level, prev: np.ndarray, objective: str, prev_reach: int
 
 
 class _Checkpoint:
-    """One folder per run: ``meta.json`` (N, objective, arithmetic) and the finished levels' tables."""
+    """One folder per run, in formats that cannot run code, checked before a run resumes from it.
+
+    ``meta.json`` (game, checkpoint version, N, objective, arithmetic); one file per finished level,
+    ``level_M.npy`` (float64, read with ``allow_pickle=False``) or ``level_M.json`` (exact: fractions as
+    ``"p/q"`` strings); and ``state.json``, written last, with the number of finished levels, each
+    level's matrix-game counts and the SHA-256 of each level file. Every file is written atomically, so a
+    kill leaves the previous state. On load the meta must match the run, the state must be well formed,
+    every level file must have its recorded hash and the level's shape, and the last level is recomputed
+    from the one before it and must come out identical: a truncated, bit-flipped, foreign or forged
+    checkpoint is a one-line :class:`~symgame.errors.StoreError`, never a wrong answer.
+    """
 
     def __init__(self, folder: Path, cards: int, objective: str, exact: bool):
-        self.folder, self.meta = folder, {"game": "goofspiel", "version": CHECKPOINT_VERSION, "cards": cards,
-                                          "objective": objective, "exact": exact}
+        self.folder, self.cards, self.objective, self.exact = folder, cards, objective, exact
+        self.meta: dict[str, Any] = {"game": "goofspiel", "version": CHECKPOINT_VERSION, "cards": cards,
+                                     "objective": objective, "exact": exact}
 
-    def load(self):
+    def _fail(self, what: str) -> StoreError:
+        return StoreError(f"{self.folder}: {what}; use another folder or remove this one")
+
+    def load(self, levels: list[Level], mapper: Mapper):
+        from ..model.store import load_json, read_limited
+
         meta_path = self.folder / "meta.json"
-        if not meta_path.exists():
+        if not os.path.lexists(meta_path):
             return None
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise InputError(f"{meta_path}: not a Goofspiel checkpoint ({exc})") from None
+        meta = load_json(meta_path, limit=1 << 16)
         if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in self.meta.items()):
             found = {k: meta.get(k) for k in self.meta} if isinstance(meta, dict) else meta
-            raise InputError(f"{meta_path}: checkpoint of another run ({found}), not {self.meta}; "
+            raise StoreError(f"{meta_path}: checkpoint of another run ({found}), not {self.meta}; "
                              "use another folder or remove this one")
-        state = self.folder / "levels.pkl"
-        if not state.exists():
+        state_path = self.folder / "state.json"
+        if not os.path.lexists(state_path):
             return None
-        import pickle
+        state = load_json(state_path, limit=1 << 20)
+        cards, exact, objective = self.cards, self.exact, self.objective
+        done = state.get("levels") if isinstance(state, dict) else None
+        if not (isinstance(done, int) and not isinstance(done, bool) and 0 <= done <= cards
+                and _is_pairs(state.get("counts"), done) and _is_hexes(state.get("sha256"), done)):
+            raise self._fail("state.json is not a checkpoint state (levels, counts, sha256)")
+        tables: list[Any] = [_level_zero(objective, exact)]
+        for m in range(1, done + 1):
+            path = self.folder / f"level_{m}.{'json' if exact else 'npy'}"
+            raw = read_limited(path)
+            if hashlib.sha256(raw).hexdigest() != state["sha256"][m - 1]:
+                raise self._fail(f"{path.name} does not have its recorded SHA-256 (truncated or changed)")
+            table = _decode_level(raw, exact, _level_shape(levels[m - 1], objective))
+            if table is None:
+                raise self._fail(f"{path.name} is not level {m}'s table")
+            tables.append(table)
+        counts = [tuple(c) for c in state["counts"]]
+        if done:
+            m = done
+            level = levels[m - 1]
+            prev_reach = levels[m - 2].reach if m > 1 else 1
+            total = cards * (cards + 1) // 2
+            if exact:
+                again, g, s, _ = _exact_level(level, tables[m - 1], objective, prev_reach, total, mapper)
+                same = again == tables[m]
+            else:
+                again, g, s = _float_level(level, tables[m - 1], objective, prev_reach, mapper, total)
+                same = again.shape == tables[m].shape and bool(np.array_equal(again, tables[m]))
+            if not same or (g, s) != counts[m - 1]:
+                raise self._fail(f"level {m} differs from its recomputation from level {m - 1} (corrupted or forged)")
+        games = sum(c[0] for c in counts)
+        saddles = sum(c[1] for c in counts)
+        return tables, games, saddles, counts
 
-        with state.open("rb") as handle:
-            data = pickle.load(handle)                          # written by this class only
-        return data["tables"], data["games"], data["saddles"]
+    def save(self, tables, counts) -> None:
+        from ..model.store import write_atomic
 
-    def save(self, tables, games, saddles) -> None:
-        import os
-        import pickle
-
-        self.folder.mkdir(parents=True, exist_ok=True)
         meta_path = self.folder / "meta.json"
-        if not meta_path.exists():
-            meta_path.write_text(json.dumps(self.meta, sort_keys=True) + "\n", encoding="utf-8")
-        tmp = self.folder / "levels.pkl.tmp"
-        with tmp.open("wb") as handle:
-            pickle.dump({"tables": tables, "games": games, "saddles": saddles}, handle)
-        os.replace(tmp, self.folder / "levels.pkl")
+        if not os.path.lexists(meta_path):
+            write_atomic(meta_path, json.dumps(self.meta, sort_keys=True) + "\n")
+        exact = self.exact
+        m = len(tables) - 1
+        raw = _encode_level(tables[m], exact)
+        write_atomic(self.folder / f"level_{m}.{'json' if exact else 'npy'}", raw)
+        state_path = self.folder / "state.json"
+        hashes: list[str] = []
+        if m > 1:
+            from ..model.store import load_json
+
+            hashes = list(load_json(state_path, limit=1 << 20)["sha256"][:m - 1])
+        hashes.append(hashlib.sha256(raw).hexdigest())
+        write_atomic(state_path, json.dumps({"levels": m, "counts": [list(c) for c in counts],
+                                             "sha256": hashes}, sort_keys=True) + "\n")
+
+
+def _is_pairs(value: Any, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                                                    for x in c) for c in value)
+
+
+def _is_hexes(value: Any, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(
+        isinstance(h, str) and len(h) == 64 and all(c in "0123456789abcdef" for c in h) for h in value)
+
+
+def _level_shape(level: Level, objective: str) -> tuple[int, ...]:
+    shape = (len(level.patterns), len(level.sets))
+    return shape if objective == "amount" else shape + (2 * level.reach + 1,)
+
+
+def _encode_level(table: Any, exact: bool) -> bytes:
+    if exact:
+        def text(x: Any) -> Any:
+            return [text(y) for y in x] if isinstance(x, list) else str(x)
+        return (json.dumps(text(table), separators=(",", ":")) + "\n").encode()
+    import io
+
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(table, dtype=np.float64), allow_pickle=False)
+    return buffer.getvalue()
+
+
+_FRACTION = re.compile(r"-?[0-9]{1,100000}(/[0-9]{1,100000})?")
+
+
+def _decode_level(raw: bytes, exact: bool, shape: tuple[int, ...]) -> Any:
+    """The table stored in ``raw`` if it has ``shape`` (and only numbers), else None."""
+    if not exact:
+        import io
+
+        try:
+            table = np.load(io.BytesIO(raw), allow_pickle=False)
+        except (ValueError, OSError, EOFError):
+            return None
+        if table.dtype != np.float64 or table.shape != shape or not np.isfinite(table).all():
+            return None
+        return table
+    from flint import fmpq
+
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+    def build(x: Any, depth: int) -> Any:
+        if depth == len(shape):
+            if not isinstance(x, str) or not _FRACTION.fullmatch(x):
+                raise ValueError
+            p, _, q = x.partition("/")
+            if q and int(q) == 0:
+                raise ValueError
+            return fmpq(int(p), int(q or 1))
+        if not isinstance(x, list) or len(x) != shape[depth]:
+            raise ValueError
+        return [build(y, depth + 1) for y in x]
+
+    try:
+        return build(data, 0)
+    except ValueError:
+        return None
 
 
 # --------------------------------------------------------------------------- the whole game as a tree
