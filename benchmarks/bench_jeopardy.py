@@ -18,8 +18,8 @@ import numpy as np
 
 from symgame.engine.derive import derive_by_discovery, derive_equilibria
 from symgame.engine.pdl_builder import CoverageError
-from symgame.export.isolated import run_isolated
 from symgame.games.jeopardy import build_game
+from symgame.model.isolated import run_isolated
 from symgame.numeric.kernels import game_kernels
 from symgame.numeric.solvers import solve_zero_sum_lp
 from symgame.verify.certify import certify_pdl

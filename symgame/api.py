@@ -20,6 +20,7 @@ one line saying what and where.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -43,6 +44,10 @@ __all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all
            "tree_equilibria_json", "strategic_equilibria_json"]
 
 
+#: The largest payoff number (numerator or denominator) accepted from Python values, in bits.
+MAX_NUMBER_BITS = 1400
+
+
 def _cell_text(value: Any, where: str) -> str:
     """A payoff entry as text for the restricted parser."""
     import sympy as sp
@@ -52,11 +57,15 @@ def _cell_text(value: Any, where: str) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, (int, Fraction)):
+        size = max(abs(Fraction(value).numerator).bit_length(), Fraction(value).denominator.bit_length())
+        if size > MAX_NUMBER_BITS:
+            raise InputError(f"{where}: a number of more than {MAX_NUMBER_BITS} bits (about "
+                             f"{int(MAX_NUMBER_BITS * 0.30103)} digits) is beyond symgame's limit")
         return str(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise InputError(f"{where}: {value!r} is not a finite number")
-        return repr(value)        # a decimal, read exactly: 0.1 is 1/10
+        return _cell_text(Fraction(repr(value)), where)   # the decimal it prints as, exactly: 0.1 is 1/10, 1e-05 too
     if isinstance(value, sp.Basic):
         return sp.sstr(value)
     try:                                            # numpy scalars and the like
@@ -191,6 +200,9 @@ def _bad_pair(i: int, j: int):
 
 
 def _players(players: Sequence[Any] | None, shape: tuple[int, int]) -> list[dict]:
+    if players is not None and (isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Sequence)):
+        raise InputError("players: give a list of players, each a name or a (name, [actions]) pair "
+                         f"(got {type(players).__name__} {str(players)[:40]!r})")
     if players is None:
         return [{"name": "Row", "actions": [f"a{k + 1}" for k in range(shape[0])]},
                 {"name": "Col", "actions": [f"a{k + 1}" for k in range(shape[1])]}]
@@ -229,6 +241,8 @@ def load(path: str | Path) -> NormalFormGame | StrategicGame | PolynomialGame | 
     from .model.gamefile import GameFileError, game_from_data, read_document
     from .model.polyfile import polynomial_game_from_data
 
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise InputError(f"load: expected a file path (str or Path), got {type(path).__name__}")
     path = Path(path)
     try:
         if path.suffix.lower() == ".efg":
@@ -358,6 +372,11 @@ class Solution:
             missing, extra = sorted(names - set(chosen)), sorted(set(chosen) - names)
             raise InputError("point: " + (f"missing {', '.join(missing)}" if missing else "")
                              + ("; " if missing and extra else "") + (f"unknown {', '.join(extra)}" if extra else ""))
+        if not self.game.domain.contains(chosen):
+            where = ", ".join(f"{p.name} in {p.domain_text}" for p in self.game.domain.parameters)
+            shown = ", ".join(f"{k} = {v}" for k, v in sorted(chosen.items()))
+            raise InputError(f"point: {shown} is outside the game's domain ({where}"
+                             + (", with its assumptions" if self.game.domain.assumptions else "") + ")")
         return self.pdl.evaluate(chosen)
 
     @cached_property
@@ -476,9 +495,41 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     if not isinstance(game, NormalFormGame):
         raise InputError(f"solve: expected a normal-form game, got {type(game).__name__} "
                          "(polynomial games: symgame.atlas)")
+    _positive_int("solve", "timeout_ms", timeout_ms)
+    _positive_int("solve", "sample_points", sample_points, zero=True)
+    _positive_int("solve", "seed", seed, zero=True)
+    if not isinstance(source, str):
+        raise InputError(f"solve: source must be a string, got {type(source).__name__}")
+    _check_support_budget(game)
     derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
     return Solution(analyse_derivation(spec, derivation, seed))
+
+
+def _positive_int(function: str, name: str, value: Any, zero: bool = False) -> None:
+    """An :class:`InputError` naming the argument unless ``value`` is an int (not a bool) that is positive (or 0)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < (0 if zero else 1):
+        kind = "a non-negative" if zero else "a positive"
+        raise InputError(f"{function}: {name} must be {kind} integer, got {value!r}")
+
+
+def _check_support_budget(game: NormalFormGame) -> None:
+    """Refuse, in one line and at once, a game whose support pairs exceed the parametric engine's budget (the same
+    budget as game files: :data:`symgame.model.gamefile.MAX_SUPPORT_PAIRS`), whatever the game came from."""
+    from math import comb
+
+    from .errors import LimitError
+    from .model.gamefile import MAX_SUPPORT_PAIRS
+
+    rows = len(game.players[0].actions)
+    cols = len(game.players[1].actions) if len(game.players) == 2 else 1
+    pairs = sum(comb(rows, k) * comb(cols, k) for k in range(1, min(rows, cols) + 1))
+    if pairs > MAX_SUPPORT_PAIRS:
+        hint = "; `symgame solve FILE --all` / symgame.all_equilibria enumerate a game without parameters " \
+               "(Lemke-Howson beyond vertex enumeration's limit)" if not game.domain.names else ""
+        count = str(pairs) if pairs < 10 ** 12 else f"about {float(pairs):.2e}"
+        raise LimitError(f"a {rows}x{cols} game has {count} support pairs, more than the parametric engine's "
+                         f"budget of {MAX_SUPPORT_PAIRS}{hint}")
 
 
 @overload
@@ -524,7 +575,11 @@ def all_equilibria(game: NormalFormGame | StrategicGame, point: Mapping[str, Any
     from .engine.enummixed import enummixed_solve
     from .engine.enumpoly import enumpoly_solve
     from .model.gambit import StrategicGame
+    from .model.game import NormalFormGame
 
+    if not isinstance(game, (StrategicGame, NormalFormGame)):
+        raise InputError(f"all_equilibria: expected a normal-form or Gambit strategic game, got "
+                         f"{type(game).__name__}")
     if isinstance(game, StrategicGame):
         if point or values:
             raise InputError("point: a Gambit strategic game has no parameters")
@@ -740,6 +795,9 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
     from .model.game import NormalFormGame
     from .model.polygame import PolynomialGame
 
+    if workers is not None:
+        _positive_int("atlas", "workers", workers)
+    _positive_int("atlas", "budget", budget)
     if isinstance(game, NormalFormGame):
         from .model.polyfile import normal_form_tree
         from .model.treefile import polynomial_game_from_tree

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ._studies import StudiesNotFound
+from .errors import SymgameError
 
 EXIT_INPUT = 2
+EXIT_OUTPUT = 4             # an output that cannot be written (a folder that is a file, read-only, a full disk)
 SELECTIONS = ("default", "symmetric", "welfare", "all")   # symgame.engine.selection.SELECTIONS (a test checks)
 EXIT_NO_RESULT = 3
 DEFAULT_OUT = Path("outputs")
@@ -163,6 +165,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("symgame: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise
+    except OSError as exc:                  # an output folder that is a file, read-only, a full disk, a closed stream
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"symgame {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_OUTPUT
+    except SymgameError as exc:             # anything symgame raises on purpose that a command did not map itself
+        from .errors import NoResultError
+
+        print(f"symgame {args.command}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT if isinstance(exc, NoResultError) else EXIT_INPUT
 
 
 def cmd_list() -> int:
@@ -372,6 +385,9 @@ def cmd_play_goofspiel(args: argparse.Namespace) -> int:
         print(f"symgame play goofspiel: {exc}", file=sys.stderr)
         return EXIT_INPUT
 
+    if sys.stdin is None:
+        print("symgame play goofspiel: standard input is closed (the game reads your bets from it)", file=sys.stderr)
+        return EXIT_INPUT
     play(solution, sys.stdin, lambda text: print(text, flush=True), seed=args.seed, games=args.games)
     return 0
 
@@ -777,6 +793,9 @@ def cmd_play_guts(args: argparse.Namespace) -> int:
     if not 1 <= args.opponents <= 15 or args.games < 1:
         print("symgame play guts: need 1 <= --opponents <= 15 and --games >= 1", file=sys.stderr)
         return EXIT_INPUT
+    if sys.stdin is None:
+        print("symgame play guts: standard input is closed (the game reads your moves from it)", file=sys.stderr)
+        return EXIT_INPUT
     bot.play(args.opponents, args.seed, bot.lines_from(sys.stdin), lambda text: print(text, flush=True), args.games)
     return 0
 
@@ -1135,13 +1154,23 @@ def witnesses_text(data: dict) -> str:
 
 
 def entry_point() -> None:  # pragma: no cover - console script wrapper
-    try:
-        sys.exit(main())
-    except BrokenPipeError:                 # output piped into `head`: stop quietly
-        import os
+    import os
 
+    if sys.stdout is None:                  # started with standard output closed (`symgame ... >&-`)
+        if sys.stderr is not None:
+            print("symgame: standard output is closed; nothing can be written", file=sys.stderr)
+        sys.exit(EXIT_OUTPUT)
+    try:
+        status = main()
+        sys.stdout.flush()                  # a full disk or a closed stream shows here, not at interpreter exit
+    except BrokenPipeError:                 # output piped into `head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except OSError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"symgame: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
+        sys.exit(EXIT_OUTPUT)
+    sys.exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -280,6 +280,18 @@ def test_a_case_over_its_time_limit_is_reported_open(serial_atlas):
     assert [(v.case, v.stage) for v in found.verdicts] == [(case, "timeout")] and not found.families
 
 
+def test_a_case_whose_process_dies_is_retried_then_reported_crashed(serial_atlas, monkeypatch):
+    import os
+    import signal
+
+    from symgame.engine import atlas as engine
+
+    case = next(v.case for v in serial_atlas.verdicts if v.stage == "solved")
+    monkeypatch.setattr(engine, "analyse_case", lambda *args: os.kill(os.getpid(), signal.SIGKILL))
+    found = engine.atlas_from_cases(serial_atlas.game, [case], case_seconds=30)
+    assert [(v.case, v.stage) for v in found.verdicts] == [(case, "crashed")] and not found.families
+
+
 def test_a_component_where_a_leading_coefficient_vanishes_is_not_lost():
     """(c - 1/2)(b - 1/4) = 0 and a = 1/2: the triangular reading solves b = 1/4 with c free; the component
     c = 1/2 (b free) must be split off and solved too (found missing by the kuhn3 numeric cross-check)."""

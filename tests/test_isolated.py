@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from symgame.export.isolated import run_isolated
+from symgame.model.isolated import run_isolated
 
 
 def _die(signum):

@@ -346,3 +346,63 @@ def test_ctrl_c_ends_every_worker_and_exits_130_within_seconds(tmp_path):
     assert status == 130 and "interrupted" in process.stderr.read().decode()
     leftover = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True).stdout.split()
     assert leftover == []
+
+
+# --------------------------------------------------------------------------- re-checks of the other studies
+
+def _committed(path: str, part: str):
+    return json.loads((ROOT / "outputs" / path).read_text())[part]["data"]
+
+
+def test_a_forged_goofspiel_row_is_caught():
+    from derivations.rhoads2012.outputs import check_part
+
+    rows = _committed("goofspiel/study_cache.json", "float")
+    check_part("float", rows)
+    row = next(r for r in rows if r["cards"] == 8)
+    move = row["first_move"]["8"]
+    best = max(move, key=lambda b: float(move[b]))
+    other = min(move, key=lambda b: float(move[b]))
+    move[best], move[other] = str(float(move[best]) - 0.01), str(float(move[other]) + 0.01)
+    with pytest.raises(StoreError, match="N = 8 differs from its recomputation"):
+        check_part("float", rows)
+    row["value"] = "0.5"
+    with pytest.raises(StoreError, match="symmetric game's value is 0"):
+        check_part("float", rows)
+
+
+def test_a_forged_jacob_equilibrium_is_caught():
+    from derivations.buck2022.jacob2_schedules import check_schedule
+
+    data = _committed("guts/jacob2_cache.json", "jacob2/C.7")
+    check_schedule("C.7", data)
+    data["equilibria"][3]["payoffs"][0] = "0"
+    with pytest.raises(StoreError, match="equilibrium 4: player 1's payoff"):
+        check_schedule("C.7", data)
+    data["equilibria"][3]["profile"][0] = ["1"] + ["0"] * 5
+    with pytest.raises(StoreError, match="equilibrium 4"):
+        check_schedule("C.7", data)
+
+
+def test_a_forged_sampling_share_and_kuhn3_witness_are_caught():
+    import copy
+
+    import symgame
+    from derivations.ganzfried2022.sampling_outputs import check_study
+    from derivations.szafron2013.kuhn3 import check_study as check_kuhn3
+    from symgame.games import two_by_two
+
+    data = _committed("sampling/study_cache.json", "study")
+    pdl = symgame.solve(two_by_two.build_game()).pdl
+    check_study(data, pdl)
+    data["small_k"][0]["share_at_most_printed"] = 0.0025          # "1 of 400 draws" instead of 0
+    with pytest.raises(StoreError, match="small-k spread"):
+        check_study(data, pdl)
+    study = _committed("kuhn3/study_cache.json", "kuhn3")
+    check_kuhn3(study)
+    forged = copy.deepcopy(study)
+    witness = forged["witnesses"][4]
+    name = next(x for x, v in sorted(witness["profile"].items()) if v == "0")
+    witness["profile"][name] = "1/3"
+    with pytest.raises(StoreError, match="witness of"):
+        check_kuhn3(forged)

@@ -17,7 +17,14 @@ from typing import Any
 import sympy as sp
 import yaml
 
-from derivations.billingham2017.dynamics_numeric import GRID_UNTIL, SCALE, UNTIL, numeric_key, numeric_part
+from derivations.billingham2017.dynamics_numeric import (
+    GRID_UNTIL,
+    SCALE,
+    UNTIL,
+    check_numeric,
+    numeric_key,
+    numeric_part,
+)
 from symgame.engine.atlas import Family, branch_witness
 from symgame.engine.ranges import Endpoint, _simple_between, compare_endpoints, rational_endpoint
 from symgame.engine.stability import StabilityAnalysis, StabilityRange, stability_analysis
@@ -244,7 +251,8 @@ def dynamics_study(analysis: AtlasAnalysis, directory: Path | None = None, recom
     labels = {f.ident: analysis.printed_labels(f) for f in atlas.families}
     jobs = centre_points(stability, {f.ident: f for f in atlas.families})
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    numeric = cached(cache, "numeric", numeric_key(jobs), lambda: numeric_part(jobs, workers), recompute=recompute)
+    numeric = cached(cache, "numeric", numeric_key(jobs), lambda: numeric_part(jobs, workers), recompute=recompute,
+                     check=check_numeric)
     profits = {f.ident: list(analysis.profits(f)) for f in atlas.families}
     ranges = {f.ident: f.intervals for f in atlas.families}
     claims = evaluate_claims(stability, labels, numeric, atlas.game, profits, ranges)

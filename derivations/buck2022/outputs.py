@@ -944,8 +944,12 @@ def run_parts(names: Sequence[str], workers: int = 2):
     saved = {k: os.environ.get(k) for k in SINGLE_THREADED}
     os.environ.update(SINGLE_THREADED)
     try:
+        from symgame.model.isolated import end_pool, ignore_interrupts
+
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1) as pool:
+        pool = ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context, max_tasks_per_child=1,
+                                   initializer=ignore_interrupts)
+        try:
             futures = {pool.submit(compute_part, name): name for name in names}
             for future in as_completed(futures):
                 try:
@@ -953,6 +957,10 @@ def run_parts(names: Sequence[str], workers: int = 2):
                 except Exception as exc:      # name the part; the worker's traceback is chained
                     raise RuntimeError(f"the Guts part {futures[future]!r} failed: {exc}") from exc
                 yield futures[future], result
+        except BaseException:
+            end_pool(pool)               # Ctrl-C or a failed part: the other workers end now
+            raise
+        pool.shutdown(wait=True)
     finally:
         for k, v in saved.items():
             if v is None:

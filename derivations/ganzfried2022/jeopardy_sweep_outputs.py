@@ -52,7 +52,7 @@ def compute_sweep(directory: Path | None, pairs: list[tuple[int, int]], recomput
     reported and not cached, and the other pairs go on) and saved as it finishes, so an interrupted sweep
     resumes where it stopped.  ``progress(part, seconds)`` is called after each computed pair."""
     from symgame.export.cache import StudyCache
-    from symgame.export.isolated import run_isolated
+    from symgame.model.isolated import run_isolated
 
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
     results: dict[str, dict[str, Any]] = {}

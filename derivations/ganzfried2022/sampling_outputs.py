@@ -23,6 +23,32 @@ def study_key() -> str:
     return content_key("sampling", {}, ["derivations.ganzfried2022.sampling"])
 
 
+def check_study(data: Any, pdl) -> None:
+    """Re-verify the cached study before it is rendered: the small-k spread (the "0 of 400 training draws come
+    near 0.0129" figure) and the derived list's exact-zero checks are recomputed from their seeds and must equal
+    the stored ones exactly (about 2 s against 154 s for the study; the Figure 1 curve itself is recomputed only
+    by ``--recompute``).
+
+    Raises
+    ------
+    StoreError
+        When a recomputed part differs from the stored one.
+    """
+    from derivations.ganzfried2022.sampling import pdl_exact_zero, small_k_spread
+    from symgame.errors import StoreError
+
+    def plain(x: Any) -> Any:
+        return json.loads(json.dumps(x, default=str))
+
+    if not isinstance(data, dict):
+        raise StoreError(f"{CACHE_FILE}: sampling: not a study record")
+    again = plain([dataclasses.asdict(s) for s in small_k_spread()])
+    if data.get("small_k") != again:
+        raise StoreError(f"{CACHE_FILE}: sampling: the small-k spread differs from its recomputation")
+    if data.get("pdl_exact_checks") != pdl_exact_zero(pdl):
+        raise StoreError(f"{CACHE_FILE}: sampling: the decision list's exact checks differ from their recomputation")
+
+
 def cached_study(directory: Path, recompute: bool = False) -> dict[str, Any]:
     """The study as plain data, from the cache when its key matches."""
     import symgame
@@ -35,7 +61,7 @@ def cached_study(directory: Path, recompute: bool = False) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
         return json.loads(json.dumps(dataclasses.asdict(sampling_study(pdl=pdl)), default=str))
 
-    data = cached(cache, "study", study_key(), compute, recompute=recompute)
+    data = cached(cache, "study", study_key(), compute, recompute=recompute, check=lambda d: check_study(d, pdl))
     if data["pdl_text"] != pdl.render_text():
         data = cached(cache, "study", study_key(), compute, recompute=True)
     return data

@@ -21,15 +21,9 @@ COMPARE = (2, 3, 4, 5)
 
 
 def _two_processes(fn, items):
-    from concurrent.futures import ProcessPoolExecutor
+    from symgame.engine.atlas import process_map  # workers end at once on Ctrl-C
 
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(_call, [(fn, item) for item in items]))
-
-
-def _call(pair):
-    fn, item = pair
-    return fn(*item)
+    return process_map(fn, items, 2)
 
 
 EXACT_CHARS = 300

@@ -174,6 +174,55 @@ def _interval_json(iv) -> dict[str, Any]:
             "upper_closed": iv.upper_closed}
 
 
+def check_study(data: Any) -> None:
+    """Re-verify the cached study before it is used (the cheap half of its certificate, about 1 s).
+
+    Every witness profile (exact numbers, read by the restricted parser) must have exact regret 0 in the game
+    with the dominance fixes, and must lie on its member's formulas at its pot; every family member with a
+    range must have a witness. (The dominance fixes themselves and the ranges are proved by z3 at study time
+    and by the whole-range certificates, which are re-derived by the tests, not here.)
+
+    Raises
+    ------
+    StoreError
+        Naming the first witness or member that does not hold.
+    """
+    import sympy as sp
+
+    from derivations.szafron2013.kuhn3_certify import profile_set
+    from symgame.errors import InputError, StoreError
+    from symgame.model.expr import parse_expression
+    from symgame.verify.polycert import exact_regret
+
+    where = f"{CACHE_FILE}: kuhn3"
+    try:
+        game = reduced_game(data["dominance"]["fixed"])
+        members = {(f["id"], m["case"]): m for f in data["families"] for m in f["members"]}
+        names = {str(g): g for g in game.generators}
+        P = game.symbol(game.parameter_names[0])
+        witnessed = set()
+        for w in data["witnesses"]:
+            label = f"witness of {w['family']} at P = {w['P']}"
+            value = parse_expression(w["P"], {}, sqrt=False)
+            profile = {x: parse_expression(w["profile"][x], {}, sqrt=True) for x in game.variables}
+            if not exact_regret(game, profile, {"P": value}).is_nash:
+                raise StoreError(f"{where}: the {label} is not an equilibrium (exact regret)")
+            member = members[(w["family"], w["case"])]
+            pset = profile_set(game, member)
+            free = {names[z]: profile[z] for z in member["free"]}
+            for x, formula in pset.values:
+                if sp.expand(formula.subs(free).subs(P, value) - profile[x]) != 0:
+                    raise StoreError(f"{where}: the {label} is not on its member's formula for {x}")
+            witnessed.add((w["family"], w["case"]))
+        missing = [key for key, m in members.items() if m["ranges"] and key not in witnessed]
+        if missing:
+            raise StoreError(f"{where}: members without a witness: {missing[:3]}")
+    except (KeyError, TypeError, InputError) as exc:
+        if isinstance(exc, StoreError):
+            raise
+        raise StoreError(f"{where}: the stored study cannot be read back ({type(exc).__name__}: {exc})") from None
+
+
 def study(directory: Path | None, recompute: bool = False,
           progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
     """The cached study, computed when the cache has none under the current code."""
@@ -182,4 +231,5 @@ def study(directory: Path | None, recompute: bool = False,
     parameters = {"cards": CARDS, "pots": list(DISCOVERY_POTS), "starts": STARTS, "case_seconds": CASE_SECONDS,
                   "crosscheck": [str(p) for p in CROSSCHECK_POTS]}
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    return cached(cache, "kuhn3", _key("kuhn3", parameters), lambda: compute_study(progress), recompute=recompute)
+    return cached(cache, "kuhn3", _key("kuhn3", parameters), lambda: compute_study(progress), recompute=recompute,
+                  check=check_study)

@@ -62,7 +62,7 @@ class CaseVerdict:
     """What happened to one surviving case."""
 
     case: str
-    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout" (atlas_from_cases only)
+    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout", "crashed" (atlas_from_cases only)
     branches: tuple[SolvedBranch, ...] = ()
     unsolved: tuple[str, ...] = ()
     seconds: tuple[float, float, float] = field(default=(0.0, 0.0, 0.0), compare=False)  # refute, solve, range
@@ -262,27 +262,6 @@ def serial_map(fn: Callable, items: Sequence) -> list:
     return [fn(*item) for item in items]
 
 
-def _ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C goes to the parent, which ends the workers itself."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _end_pool(pool) -> None:
-    """Cancel what is queued and end every worker process now (used on an interrupt or an error)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-        if process.is_alive():
-            process.kill()
-            process.join(timeout=5)
-
-
 def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> list:
     """``[fn(*item) for item in items]`` on ``workers`` local processes, in order.
 
@@ -292,11 +271,13 @@ def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> li
     """
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    from ..model.isolated import end_pool, ignore_interrupts
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
     try:
         result = list(pool.map(_star, [(fn, item) for item in items], chunksize=max(1, len(items) // 64)))
     except BaseException:
-        _end_pool(pool)
+        end_pool(pool)
         raise
     pool.shutdown(wait=True)
     return result
@@ -495,14 +476,19 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
 
 def _analyse_with_limit(game: PolynomialGame, structure: Structure, case: str, pieces: tuple[int, ...],
                         seconds: float) -> CaseVerdict:
-    import multiprocessing as mp
+    """:func:`analyse_case` in its own process, stopped after ``seconds`` (stage ``"timeout"``); a process that
+    dies without a result (a native crash) is run again twice, then reported with stage ``"crashed"``."""
+    from ..model.isolated import run_isolated
 
-    with mp.get_context("fork").Pool(1) as pool:
-        pending = pool.apply_async(analyse_case, (game, structure, case, pieces))
-        try:
-            return pending.get(seconds)
-        except mp.TimeoutError:
-            return CaseVerdict(case, "timeout", seconds=(seconds, 0.0, 0.0))
+    outcome = next(run_isolated(lambda item: analyse_case(*item), [(game, structure, case, pieces)], workers=1,
+                                timeout=seconds))
+    if outcome.ok:
+        return outcome.value
+    if outcome.error is not None and outcome.error.startswith("timed out"):
+        return CaseVerdict(case, "timeout", seconds=(seconds, 0.0, 0.0))
+    if outcome.crashed:
+        return CaseVerdict(case, "crashed", seconds=(outcome.seconds, 0.0, 0.0))
+    raise RuntimeError(f"case {case}: {outcome.error}")
 
 
 def canonical_expr(expr: sp.Expr) -> sp.Expr:

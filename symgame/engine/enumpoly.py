@@ -761,11 +761,18 @@ def _solve_chunks(game: StrategicGame, alive: Sequence[Sequence[int]], todo: lis
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        from ..model.isolated import end_pool, ignore_interrupts
+
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+        try:
             futures = {pool.submit(_solve_chunk, game, alive, supports, timeout_ms, long_ms, msolve): k
                        for k, supports in units}
             for future in as_completed(futures):
                 _done(futures[future], future.result())
+        except BaseException:
+            end_pool(pool)
+            raise
+        pool.shutdown(wait=True)
     return [o for k in range(len(chunks)) for o in results[k]]
 
 

@@ -177,14 +177,16 @@ def _header(text: str, source: str, word: str, version: str) -> tuple[_Reader, s
 
 
 def _read_text(path: str | Path) -> tuple[str, str]:
+    from .store import read_capped
+
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise GambitError(f"{path}: file larger than {MAX_BYTES} bytes")
-        return path.read_bytes().decode("utf-8", errors="replace"), str(path)
+        raw = read_capped(path, MAX_BYTES)
     except OSError as exc:
         raise GambitError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    if raw is None:
+        raise GambitError(f"{path}: file larger than {MAX_BYTES} bytes")
+    return raw.decode("utf-8", errors="replace"), str(path)
 
 
 def _quote(text: str) -> str:
@@ -210,6 +212,14 @@ class StrategicGame:
     strategies: tuple[tuple[str, ...], ...]
     payoffs: tuple[tuple[Fraction, ...], ...]
     comment: str = ""
+
+    def __post_init__(self) -> None:
+        from .store import check_label
+
+        for name, names in zip(self.players, self.strategies):
+            check_label(name, "player name")
+            for strategy in names:
+                check_label(strategy, f"strategy of {name}")
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -292,7 +302,10 @@ def read_nfg(text: str, source: str = "<nfg>") -> StrategicGame:
         payoffs = [tuple(flat[k * n:(k + 1) * n]) for k in range(profiles)]
     if reader.peek() is not None:
         raise reader.fail(f"unexpected {reader.peek().text!r} after the payoffs")   # type: ignore[union-attr]
-    return StrategicGame(title, players, tuple(strategies), tuple(payoffs), comment)
+    try:
+        return StrategicGame(title, players, tuple(strategies), tuple(payoffs), comment)
+    except InputError as exc:
+        raise GambitError(f"{reader.source}: {exc}") from None
 
 
 def write_nfg(game: StrategicGame) -> str:

@@ -25,6 +25,13 @@ class Player:
     name: str
     actions: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        from .store import check_label
+
+        check_label(self.name, "player name")
+        for action in self.actions:
+            check_label(action, f"action of {self.name}")
+
 
 @dataclass(frozen=True)
 class NormalFormGame:

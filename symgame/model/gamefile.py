@@ -50,11 +50,13 @@ def read_document(path: str | Path) -> tuple[Any, str]:
     """The parsed content of a YAML or JSON file and the name to report it by."""
     path = Path(path)
     source = str(path)
+    from .store import read_capped
+
     try:
-        raw = path.read_bytes()
+        raw = read_capped(path, MAX_FILE_BYTES)
     except OSError as exc:
         raise GameFileError(source, "", f"cannot read file ({exc.strerror or exc})") from None
-    if len(raw) > MAX_FILE_BYTES:
+    if raw is None:
         raise GameFileError(source, "", f"file larger than {MAX_FILE_BYTES} bytes")
     try:
         text = raw.decode("utf-8")
@@ -240,7 +242,10 @@ def _players(spec: Any, source: str) -> list[Player]:
             raise GameFileError(source, f"{place}.actions", "action names must be non-empty strings")
         if len(set(actions)) != len(actions):
             raise GameFileError(source, f"{place}.actions", "action names must be distinct")
-        players.append(Player(name, tuple(actions)))
+        try:
+            players.append(Player(name, tuple(actions)))
+        except InputError as exc:
+            raise GameFileError(source, place, str(exc)) from None
     if len(players) == 2 and players[0].name == players[1].name:
         raise GameFileError(source, "players[1].name", "the two players need different names")
     return players

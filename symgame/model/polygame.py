@@ -31,6 +31,11 @@ class PolyPlayer:
     variables: tuple[str, ...]
     payoff: sp.Expr
 
+    def __post_init__(self) -> None:
+        from .store import check_label
+
+        check_label(self.name, "player name")
+
 
 @dataclass(frozen=True)
 class PolynomialGame:

@@ -42,7 +42,79 @@ from ..errors import StoreError
 #: Default cap on the bytes read from one stored file (the largest committed study cache is about 40 MB).
 READ_LIMIT = 512 * 1024 * 1024
 
-__all__ = ["READ_LIMIT", "load_json", "read_limited", "safe_name", "write_atomic"]
+__all__ = ["READ_LIMIT", "check_label", "load_json", "read_capped", "read_limited", "safe_name", "write_atomic"]
+
+
+def check_label(text: object, what: str) -> str:
+    """``text`` if it can be written into every output format (text, Markdown, LaTeX, JSON), else an InputError.
+
+    Names of players, actions, strategies and parameters end up in terminals, Markdown tables and LaTeX;
+    control characters (a newline, NUL), invisible format characters (U+202E right-to-left override, zero
+    widths) and line or paragraph separators (U+2028, U+2029) would change what a reader sees or break the
+    file, so they are refused where the name is read.
+
+    Parameters
+    ----------
+    text : str
+    what : str
+        What the name is, for the message (``"player name"``).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        For a non-string or a string with such characters, naming the first one.
+
+    Examples
+    --------
+    >>> check_label("Ann sees H", "player name")
+    'Ann sees H'
+    >>> check_label("Ann\u202eH", "player name")
+    Traceback (most recent call last):
+    ...
+    symgame.errors.InputError: player name 'Ann\u202eH': the character U+202E is not allowed in a name
+    """
+    from ..errors import InputError
+
+    if not isinstance(text, str):
+        raise InputError(f"{what} {text!r}: a name must be a string")
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs"):
+            raise InputError(f"{what} {text!r}: the character U+{ord(ch):04X} is not allowed in a name")
+    return text
+
+
+def read_capped(path: Path | str, limit: int) -> bytes | None:
+    """At most ``limit`` bytes of ``path`` (a file, a FIFO or a device), or None when it holds more.
+
+    The cap is applied while reading, not by ``stat`` (a device or a pipe reports size 0), so ``/dev/zero``
+    costs ``limit + 1`` bytes, not all the memory.
+
+    Parameters
+    ----------
+    path : path
+    limit : int
+
+    Returns
+    -------
+    bytes or None
+
+    Raises
+    ------
+    OSError
+        When the path cannot be opened or read (a folder included); readers turn it into their own one line.
+
+    Examples
+    --------
+    >>> read_capped("/dev/zero", 10) is None
+    True
+    """
+    with open(path, "rb") as handle:
+        raw = handle.read(limit + 1)
+    return None if len(raw) > limit else raw
 
 
 def safe_name(name: Any) -> str:

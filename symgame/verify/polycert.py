@@ -134,11 +134,64 @@ def sign_of(value: sp.Expr) -> int:
     return int(sp.sign(sp.N(v, 50)))
 
 
+@lru_cache(maxsize=32)
+def _payoff_terms(game: PolynomialGame) -> tuple[tuple[tuple[tuple[int, ...], Fraction], ...], ...]:
+    """Each player's payoff as ``((exponents over game.generators), coefficient)`` terms, exact."""
+    check_multilinear(game)
+    out = []
+    for k in range(len(game.players)):
+        poly = game.payoff_poly(k)
+        out.append(tuple((monomial, Fraction(int(c.numerator), int(c.denominator)))
+                         for monomial, c in poly.terms()))
+    return tuple(out)
+
+
+def _rational_regret(game: PolynomialGame, values: Mapping[str, Fraction]) -> ExactRegret:
+    """:func:`exact_regret` when every value is rational: the payoffs are restricted to each player's own
+    variables in exact rational arithmetic and evaluated at every vertex of her box (same gains, ~100x faster
+    than substituting into sympy expressions)."""
+    names = list(game.variables) + list(game.parameter_names)
+    point = [values[n] for n in names]
+    in_box = all(0 <= values[x] <= 1 for x in game.variables)
+    gains = []
+    for player, terms in zip(game.players, _payoff_terms(game)):
+        own = [names.index(v) for v in player.variables]
+        own_set = set(own)
+        restricted: dict[tuple[int, ...], Fraction] = {}      # monomials in own variables -> coefficient
+        base = Fraction(0)
+        for monomial, coefficient in terms:
+            value = coefficient
+            for i, e in enumerate(monomial):
+                if e and i not in own_set:
+                    value *= point[i] ** e
+            if value == 0:
+                continue
+            key = tuple(monomial[i] for i in own)
+            restricted[key] = restricted.get(key, Fraction(0)) + value
+            own_value = value
+            for i in own:
+                if monomial[i]:
+                    own_value *= point[i] ** monomial[i]
+            base += own_value
+        best = None
+        for vertex in itertools.product((0, 1), repeat=len(own)):
+            total = sum((c for key, c in restricted.items() if all(v or not e for v, e in zip(vertex, key))),
+                        Fraction(0))
+            best = total if best is None or total > best else best
+        assert best is not None
+        gain = best - base
+        gains.append(sp.Rational(gain.numerator, gain.denominator))
+    return ExactRegret(tuple(gains), in_box)
+
+
 def exact_regret(game: PolynomialGame, profile: Mapping[str, sp.Expr],
                  params: Mapping[str, sp.Expr]) -> ExactRegret:
     """Every player's best vertex-deviation gain at ``profile`` and ``params`` (exact)."""
     subs = {game.symbol(k): sp.sympify(v) for k, v in params.items()}
     subs.update({game.symbol(x): sp.sympify(profile[x]) for x in game.variables})
+    if all(isinstance(v, sp.Rational) for v in subs.values()) and \
+            all(game.symbol(n) in subs for n in game.parameter_names):
+        return _rational_regret(game, {str(k): Fraction(int(v.p), int(v.q)) for k, v in subs.items()})
     in_box = all(sign_of(subs[game.symbol(x)]) >= 0 and sign_of(1 - subs[game.symbol(x)]) >= 0
                  for x in game.variables)
     gains = []

@@ -1,0 +1,189 @@
+"""Parts of a long study, each in its own child process: a part that kills its process is retried, then reported.
+
+A native library can end a process with no Python exception at all (a segmentation fault inside z3 when a
+solver is freed after an earlier call damaged its heap; see the closing notes of issue 17). In a
+:class:`multiprocessing.Pool` such a part never returns and the whole run waits forever; in the main process
+it takes the study down with it. :func:`run_isolated` runs every part in a fresh forked process, reads its
+result through a pipe, and treats a pipe closed without a result as a crash of that part alone: the part is
+run again (the parts are deterministic, the crashes are not), at most ``retries`` more times, and then
+reported with the signal that ended it. A Python exception in a part is reported at once (it would only
+happen again).
+
+Examples
+--------
+>>> def square(x):
+...     return x * x
+>>> sorted(o.value for o in run_isolated(square, [1, 2, 3]))
+[1, 4, 9]
+>>> [o.error for o in run_isolated(lambda x: 1 // x, [0])]
+['ZeroDivisionError: integer division or modulo by zero']
+"""
+from __future__ import annotations
+
+import faulthandler
+import multiprocessing as mp
+import signal
+import time
+from collections import deque
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable, Iterable, Iterator
+
+__all__ = ["Outcome", "end_pool", "ignore_interrupts", "run_isolated"]
+
+
+def ignore_interrupts() -> None:
+    """Initializer of pool workers: Ctrl-C goes to the parent, which ends the workers itself (:func:`end_pool`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def end_pool(pool: Any) -> None:
+    """Cancel what a ``ProcessPoolExecutor`` has queued and end every worker process now (on an interrupt or an
+    error in the parent: waiting for the pool's workers is what made Ctrl-C hang)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one part.
+
+    Attributes
+    ----------
+    item : object
+        The part's input, as given.
+    value : object or None
+        Its result (``None`` when it failed).
+    error : str or None
+        Why it failed: the exception's type and text, or the signal or exit code that ended its process on
+        its last attempt; ``None`` when it succeeded.
+    seconds : float
+        Wall time of the last attempt.
+    attempts : int
+        How many processes ran it (more than one only after crashes).
+    crashes : tuple of str
+        How each earlier attempt ended (empty when the first attempt gave the outcome).
+    """
+
+    item: Any
+    value: Any
+    error: str | None
+    seconds: float
+    attempts: int
+    crashes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def crashed(self) -> bool:
+        """The part's last process ended without a result (a signal or an exit), not with an exception."""
+        return self.error is not None and self.error.startswith("process ended")
+
+
+def _child(fn: Callable[[Any], Any], item: Any, conn: Connection) -> None:
+    faulthandler.enable()       # a native crash leaves the Python stack on stderr
+    start = time.perf_counter()
+    try:
+        message: tuple[str, Any, float] = ("ok", fn(item), 0.0)
+    except Exception as exc:  # noqa: BLE001 - the part's failure is its result
+        message = ("error", f"{type(exc).__name__}: {exc}", 0.0)
+    message = (message[0], message[1], time.perf_counter() - start)
+    try:
+        conn.send(message)
+    except Exception as exc:  # noqa: BLE001 - an unpicklable result is reported, not lost silently
+        conn.send(("error", f"result not transferable: {type(exc).__name__}: {exc}", message[2]))
+    conn.close()
+
+
+def _ended(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"process ended by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"process ended by signal {-exitcode}"
+    return f"process ended with exit code {exitcode} and no result"
+
+
+def run_isolated(fn: Callable[[Any], Any], items: Iterable[Any], workers: int = 2,
+                 retries: int = 2, timeout: float | None = None) -> Iterator[Outcome]:
+    """Run ``fn`` on every item, each in its own forked process, at most ``workers`` at a time.
+
+    Parameters
+    ----------
+    fn : callable
+        One argument, a picklable result; inherited by the child through ``fork`` (a lambda or a
+        monkeypatched function works).
+    items : iterable
+        The parts' inputs, started in this order.
+    workers : int
+        Processes running at once.
+    retries : int
+        Further attempts for a part whose process ended without a result.
+    timeout : float, optional
+        Wall-clock seconds a part may run; its process is then stopped and the part reported as timed out
+        (not retried).
+
+    Yields
+    ------
+    Outcome
+        One per item, in the order they finish (callers that need an order sort them).
+    """
+    context = mp.get_context("fork")
+    pending: deque[tuple[int, Any, int]] = deque((k, item, 1) for k, item in enumerate(items))
+    running: dict[Connection, tuple[Any, int, Any, int, float]] = {}
+    crashes: dict[int, list[str]] = {}      # item's position -> how its earlier attempts ended
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, workers):
+                k, item, attempt = pending.popleft()
+                reader, writer = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(fn, item, writer), daemon=True)
+                process.start()
+                writer.close()      # only the child holds the writing end: its death closes the pipe
+                running[reader] = (process, k, item, attempt, time.perf_counter())
+            left = None if timeout is None else \
+                max(0.0, min(entry[4] + timeout for entry in running.values()) - time.perf_counter())
+            for reader, (process, k, item, attempt, start) in list(running.items()):
+                if timeout is not None and time.perf_counter() - start >= timeout and not reader.poll():
+                    del running[reader]
+                    process.terminate()
+                    process.join()
+                    reader.close()
+                    yield Outcome(item, None, f"timed out after {timeout:g} s", timeout, attempt,
+                                  tuple(crashes.pop(k, ())))
+            for ready in wait(list(running), left):
+                assert isinstance(ready, Connection)
+                reader = ready
+                process, k, item, attempt, start = running.pop(reader)
+                try:
+                    kind, payload, seconds = reader.recv()
+                except EOFError:
+                    kind, payload, seconds = "crash", None, time.perf_counter() - start
+                reader.close()
+                process.join()
+                if kind == "crash" and attempt <= retries:
+                    crashes.setdefault(k, []).append(_ended(process.exitcode))
+                    pending.appendleft((k, item, attempt + 1))
+                    continue
+                earlier = tuple(crashes.pop(k, ()))
+                if kind == "ok":
+                    yield Outcome(item, payload, None, seconds, attempt, earlier)
+                elif kind == "error":
+                    yield Outcome(item, None, payload, seconds, attempt, earlier)
+                else:
+                    yield Outcome(item, None, f"{_ended(process.exitcode)} ({attempt} attempts)", seconds, attempt,
+                                  earlier)
+    finally:
+        for process, *_ in running.values():
+            process.terminate()
+            process.join()

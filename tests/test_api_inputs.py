@@ -1,0 +1,108 @@
+"""The API refuses what it cannot read exactly: one InputError (a SymgameError) naming the argument, never another
+exception type, never a silent coercion, never an answer outside the game's domain."""
+from fractions import Fraction
+
+import pytest
+
+import symgame
+from symgame.errors import InputError, LimitError, SymgameError
+
+PENNIES = symgame.normal_form([[1, -1], [-1, 1]], zero_sum=True)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: symgame.normal_form([[10 ** 5000, 0], [0, 1]], zero_sum=True), "beyond symgame's limit"),
+    (lambda: symgame.normal_form([[Fraction(1, 10 ** 600), 0], [0, 1]], zero_sum=True), "beyond symgame's limit"),
+    (lambda: symgame.solve(PENNIES, timeout_ms="fast"), "timeout_ms must be a positive integer"),
+    (lambda: symgame.solve(PENNIES, timeout_ms=True), "timeout_ms must be a positive integer"),
+    (lambda: symgame.solve(PENNIES, sample_points=-1), "sample_points"),
+    (lambda: symgame.solve(None), "expected a normal-form game"),
+    (lambda: symgame.all_equilibria(None), "expected a normal-form or Gambit strategic game"),
+    (lambda: symgame.load(None), "expected a file path"),
+    (lambda: symgame.load(3), "expected a file path"),
+    (lambda: symgame.atlas(PENNIES, workers=0), "workers must be a positive integer"),
+    (lambda: symgame.atlas(PENNIES, budget="big"), "budget must be a positive integer"),
+    (lambda: symgame.normal_form({"a": 3, "b": 5}), "expected a matrix"),
+    (lambda: symgame.normal_form("35"), "expected a matrix"),
+    (lambda: symgame.normal_form([[1, -1], [-1, 1]], zero_sum=True, players="AB"), "give a list of players"),
+    (lambda: symgame.normal_form([[1, -1], [-1, 1]], zero_sum=True, players={"A": 1, "B": 2}),
+     "give a list of players"),
+])
+def test_bad_arguments_are_one_input_error(call, message):
+    with pytest.raises(InputError, match=message) as caught:
+        call()
+    assert isinstance(caught.value, SymgameError) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("value, exact", [(0.00001, Fraction(1, 100000)), (1e-05, Fraction(1, 100000)),
+                                          (0.1, Fraction(1, 10)), (2.5e3, Fraction(2500)),
+                                          (1.5e-30, Fraction(15, 10 ** 31))])
+def test_floats_are_read_as_the_decimal_they_print_as_in_every_spelling(value, exact):
+    game = symgame.normal_form([[value, 0], [0, 1]], zero_sum=True)
+    assert game.payoffs_at({})[0][0][0] == exact
+
+
+def test_evaluate_refuses_points_outside_the_domain_and_on_open_ends():
+    game = symgame.normal_form([["t", 0], [0, 1]], zero_sum=True, parameters={"t": "(0, 3]"})
+    solution = symgame.solve(game)
+    assert solution.evaluate(t=1).strategies == ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    for value in (-1, 0, Fraction(7, 2)):
+        with pytest.raises(InputError, match="outside the game's domain"):
+            solution.evaluate(t=value)
+
+
+def test_a_game_beyond_the_support_budget_is_refused_at_once():
+    from symgame.model.gambit import read_nfg, to_normal_form
+
+    payoffs = " ".join(f"{(i * j) % 5} {-((i * j) % 5)}" for j in range(13) for i in range(13))
+    big = to_normal_form(read_nfg(f'NFG 1 R "big" {{ "1" "2" }} {{ 13 13 }} {payoffs}'))
+    with pytest.raises(LimitError, match="13x13 game has 10400599 support pairs"):
+        symgame.solve(big)
+
+
+@pytest.mark.parametrize("suffix", [".nfg", ".efg", ".yaml"])
+def test_device_files_are_read_with_a_cap(tmp_path, suffix, capsys):
+    from symgame.cli import main
+
+    link = tmp_path / f"game{suffix}"
+    link.symlink_to("/dev/zero")
+    assert main(["solve", str(link)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "larger than" in err
+
+
+# --------------------------------------------------------------------------- outputs the command line cannot write
+
+def _symgame(*args, **kwargs):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "symgame", *args], capture_output=True, text=True, **kwargs)
+
+
+def test_output_folders_that_cannot_be_written_are_one_line(tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    for out in (blocker, blocker / "below"):
+        done = _symgame("derive", "two_by_two", "--out", str(out), "--no-pdf")
+        assert done.returncode == 4 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "Not a directory" in done.stderr
+    assert blocker.read_text() == "x"
+
+
+def test_a_full_disk_and_closed_streams_are_one_line():
+    import subprocess
+    import sys
+
+    example = "examples/rps_variant.yaml"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "symgame", "solve", example], stdout=full, stderr=subprocess.PIPE,
+                              text=True)
+    assert done.returncode == 4 and "No space left on device" in done.stderr and "Traceback" not in done.stderr
+    closed = subprocess.run(f"{sys.executable} -m symgame solve {example} >&-", shell=True, capture_output=True,
+                            text=True)
+    assert closed.returncode == 4 and "standard output is closed" in closed.stderr
+    for game in ("goofspiel", "guts"):
+        closed = subprocess.run(f"{sys.executable} -m symgame play {game} <&-", shell=True, capture_output=True,
+                                text=True)
+        assert closed.returncode == 2 and "standard input is closed" in closed.stderr, closed.stderr
