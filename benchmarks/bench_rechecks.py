@@ -26,6 +26,7 @@ def main(argv: list[str]) -> int:
     import symgame
     from derivations.billingham2017.dynamics_numeric import check_numeric
     from derivations.buck2022.jacob2_schedules import check_schedule
+    from derivations.buck2022.outputs import check_part as check_guts
     from derivations.ganzfried2022.jeopardy_sweep import check_pair
     from derivations.ganzfried2022.kuhn_outputs import check_cached_texts
     from derivations.ganzfried2022.sampling_outputs import check_study as check_sampling
@@ -38,6 +39,7 @@ def main(argv: list[str]) -> int:
     goof = json.loads((OUT / "goofspiel/study_cache.json").read_text())
     goof_seconds = sum(r.get("seconds", 0) for name in ("exact", "float", "win") for r in goof[name]["data"])
     sampling = _data("sampling/study_cache.json", "study")
+    guts = json.loads((OUT / "guts/study_cache.json").read_text())
     checks = [
         ("kuhn (values.csv, closed_form_check.csv)", lambda: check_cached_texts(_data("kuhn/study_cache.json", "all")),
          "about 210 s (README)"),
@@ -50,6 +52,8 @@ def main(argv: list[str]) -> int:
         ("jacob2 (C.6, C.7)", lambda: [check_schedule(n, _data("guts/jacob2_cache.json", f"jacob2/{n}"))
                                        for n in ("C.6", "C.7")], "about 28 min for (C.7) (README)"),
         ("sampling", lambda: check_sampling(sampling, pdl), f"{sampling['seconds']:.0f} s (recorded)"),
+        ("guts (table, extension, mesh samples)", lambda: [check_guts(n, guts[n]["data"]) for n in guts],
+         "about 15 min (RESULTS.md, determinism table)"),
         ("billingham dynamics numeric", lambda: check_numeric(_data("billingham/dynamics/study_cache.json",
                                                                      "numeric")),
          "80 long runs and 18 trajectories to t = 10^4 (not timed)"),

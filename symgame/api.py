@@ -44,8 +44,9 @@ __all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all
            "tree_equilibria_json", "strategic_equilibria_json"]
 
 
-#: The largest payoff number (numerator or denominator) accepted from Python values, in bits.
-MAX_NUMBER_BITS = 1400
+#: The largest payoff number (numerator or denominator) accepted from Python values, in bits: the 60 digits of
+#: :data:`symgame.model.expr.MAX_NUMBER_DIGITS`, checked before a huge int is turned into text.
+MAX_NUMBER_BITS = 200
 
 
 def _cell_text(value: Any, where: str) -> str:
@@ -59,8 +60,7 @@ def _cell_text(value: Any, where: str) -> str:
     if isinstance(value, (int, Fraction)):
         size = max(abs(Fraction(value).numerator).bit_length(), Fraction(value).denominator.bit_length())
         if size > MAX_NUMBER_BITS:
-            raise InputError(f"{where}: a number of more than {MAX_NUMBER_BITS} bits (about "
-                             f"{int(MAX_NUMBER_BITS * 0.30103)} digits) is beyond symgame's limit")
+            raise InputError(f"{where}: a number of more than 60 digits is beyond symgame's limit")
         return str(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):

@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
+    solve.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="stop with exit 3 and one line when no result is reached within SECONDS of wall time")
     solve.add_argument("--all", action="store_true",
                        help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
     solve.add_argument("--select", choices=SELECTIONS, default="default",
@@ -100,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
     atlas.add_argument("file", type=Path)
     atlas.add_argument("--json", action="store_true", help="print JSON")
+    atlas.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="stop with exit 3 and one line when no result is reached within SECONDS of wall time")
     atlas.add_argument("--at", metavar="P=VALUE", help="families valid at one parameter value, with witnesses")
     atlas.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
                        help=f"largest raw case space to enumerate (default {DEFAULT_BUDGET} = 3^14)")
@@ -145,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "kuhn":
             return cmd_kuhn(args)
         if args.command == "atlas":
-            return cmd_atlas(args)
+            return _limited(args, cmd_atlas)
         if args.command == "guts":
             return cmd_guts_team(args) if args.guts_command == "team" else cmd_guts_coalition(args)
         if args.command == "play":
@@ -158,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_dynamics(args)
         if args.command == "stability":
             return cmd_stability(args)
-        return cmd_solve(args)
+        return _limited(args, cmd_solve)
     except StudiesNotFound as exc:
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -176,6 +180,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
         return EXIT_NO_RESULT if isinstance(exc, NoResultError) else EXIT_INPUT
+
+
+def _limited(args: argparse.Namespace, command: Any) -> int:
+    """Run ``command(args)`` under the ``--timeout`` of the command line (exit 3 and one line when it expires)."""
+    from .errors import TimeLimitError
+    from .model.isolated import time_limit
+
+    seconds = getattr(args, "timeout", None)
+    if seconds is not None and not seconds > 0:
+        print(f"symgame {args.command}: --timeout must be a positive number of seconds", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        with time_limit(seconds):
+            return command(args)
+    except TimeLimitError as exc:
+        print(f"symgame {args.command}: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)
+        return EXIT_NO_RESULT
 
 
 def cmd_list() -> int:

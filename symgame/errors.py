@@ -36,3 +36,7 @@ class StoreError(InputError):
     The message names the file and the problem in one line: truncated or corrupted, of another game or
     version, a forged record, a symbolic link, a name that would leave its folder.
     """
+
+
+class TimeLimitError(NoResultError):
+    """A computation stopped at a wall-clock limit the user set (``--timeout``); nothing was written."""

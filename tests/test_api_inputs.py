@@ -106,3 +106,15 @@ def test_a_full_disk_and_closed_streams_are_one_line():
         closed = subprocess.run(f"{sys.executable} -m symgame play {game} <&-", shell=True, capture_output=True,
                                 text=True)
         assert closed.returncode == 2 and "standard input is closed" in closed.stderr, closed.stderr
+
+
+def test_timeout_stops_a_long_solve_with_exit_3_and_one_line(tmp_path):
+    payoffs = " ".join(str((7 * k) % 5 - 2) for k in range(6 * 64))
+    game = tmp_path / "six.nfg"
+    game.write_text('NFG 1 R "six" { "1" "2" "3" "4" "5" "6" } { 2 2 2 2 2 2 }\n' + payoffs + "\n")
+    done = _symgame("solve", str(game), "--timeout", "2", timeout=60)
+    assert done.returncode == 3 and "no result within the time limit of 2 s" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+    quick = _symgame("solve", "examples/rps_variant.yaml", "--timeout", "60")
+    assert quick.returncode == 0 and quick.stdout.startswith("Always:")
+    assert _symgame("solve", "examples/rps_variant.yaml", "--timeout", "-1").returncode == 2

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from symgame.cli import main
 from symgame.engine.atlas import DaskMapper, build_atlas, process_map, serial_map
-from symgame.engine.ranges import compare_endpoints
+from symgame.engine.parametric import has_sqrt
+from symgame.engine.ranges import compare_endpoints, rational_endpoint
 from symgame.export.atlas_outputs import witnesses_json
 from symgame.model.parameters import parse_domain
 from symgame.model.polyfile import polynomial_game_from_data
@@ -310,3 +311,57 @@ def test_a_component_where_a_leading_coefficient_vanishes_is_not_lost():
               for br in branches}
     assert (("c",), (("a", "1/2"), ("b", "1/4"))) in shapes
     assert (("b",), (("a", "1/2"), ("c", "1/2"))) in shapes
+
+
+# --------------------------------------------------------------------------- closed forms real on part of the domain
+
+def public_good_game(domain: str = "(0, 1)"):
+    """Three players each contribute at cost c; the good (worth 1 to all) is provided when at least two do.
+    The symmetric mixed equilibria p = (1 ± sqrt(1 - 2c))/2 are real for c <= 1/2 only."""
+    names = ("a", "b", "c3")
+    x = [symbol(n) for n in names]
+    c = symbol("c")
+    players = []
+    for k in range(3):
+        others = [x[j] for j in range(3) if j != k]
+        at_least_one_other = others[0] + others[1] - others[0] * others[1]
+        both_others = others[0] * others[1]
+        payoff = x[k] * at_least_one_other + (1 - x[k]) * both_others - c * x[k]
+        players.append(PolyPlayer(f"P{k + 1}", (names[k],), sp.expand(payoff)))
+    return PolynomialGame("public-good", (parse_domain("c", domain),), tuple(players))
+
+
+def test_closed_forms_that_leave_the_reals_get_their_exact_range():
+    atlas = build_atlas(public_good_game(), serial_map)
+    counts = {value: len(atlas.members_at(value)) for value in (Fraction(1, 4), Fraction(3, 4))}
+    assert counts == {Fraction(1, 4): 9, Fraction(3, 4): 7}
+    irrational = [f for f in atlas.families if any(has_sqrt(v) for _, v in f.leaders)]
+    assert irrational and all(compare_endpoints(iv.upper, rational_endpoint(Fraction(1, 2), symbol("c"))) <= 0
+                              for f in irrational for iv in f.intervals)
+    for value in (Fraction(1, 4), Fraction(3, 4), Fraction(1, 2)):
+        for equilibrium in equilibria_at(atlas, value):
+            assert equilibrium.verified, (value, equilibrium)
+
+
+entry3 = st.tuples(st.integers(-2, 2), st.integers(-2, 2))
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(entry3, min_size=6, max_size=6), st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8))
+def test_three_player_games_with_square_roots_never_crash_and_stay_sound(coefficients, c):
+    """Random symmetric-looking three-player games whose mixed equilibria solve quadratics in c ∈ (0, 1): the
+    atlas is built without error and every family valid at a rational c has exact regret 0 there."""
+    names = ("a", "b", "d")
+    x = [symbol(n) for n in names]
+    t = symbol("c")
+    players = []
+    for k in range(3):
+        o1, o2 = [x[j] for j in range(3) if j != k]
+        (p, q), (r, s), (u, v), (w, y), (e, f), (g, h) = coefficients
+        payoff = x[k] * ((p + q * t) * o1 * o2 + (r + s * t) * (o1 + o2) + (u + v * t)) \
+            + (1 - x[k]) * ((w + y * t) * o1 * o2 + (e + f * t) * (o1 + o2) + (g + h * t))
+        players.append(PolyPlayer(f"P{k + 1}", (names[k],), sp.expand(payoff)))
+    game = PolynomialGame("random3", (parse_domain("c", "(0, 1)"),), tuple(players))
+    atlas = build_atlas(game, serial_map)
+    for equilibrium in equilibria_at(atlas, c):
+        assert equilibrium.verified, (coefficients, c, equilibrium)

@@ -406,3 +406,13 @@ def test_a_forged_sampling_share_and_kuhn3_witness_are_caught():
     witness["profile"][name] = "1/3"
     with pytest.raises(StoreError, match="witness of"):
         check_kuhn3(forged)
+
+
+def test_a_forged_guts_table_row_is_caught():
+    from derivations.buck2022.outputs import check_part
+
+    data = _committed("guts/study_cache.json", "table")
+    check_part("table", data)
+    data["table1.csv"] = data["table1.csv"].replace("\n2,101,0.013152,", "\n2,101,0.013153,", 1)
+    with pytest.raises(StoreError, match="row N = 2 differs"):
+        check_part("table", data)

@@ -874,6 +874,43 @@ def compute_part(name: str) -> dict:
     return json.loads(json.dumps(PARTS[name][0]()))      # exactly what the cache would hold
 
 
+def check_part(name: str, data: object) -> None:
+    """Re-verify a cached Guts part before it is rendered, by recomputing a deterministic sample of it: Table 1's
+    row N = 2 (with its Theorem 1.2 certificate bracket), the extension's row N = 21 and the mesh study's point
+    (N, M) = (2, 101) must come out as stored, character for character (about 4 s; the texts of the restriction,
+    full-game, teams and Weenie parts are not re-checked here: the tests recompute the cheap parts and the
+    1001-point mesh row).
+
+    Raises
+    ------
+    StoreError
+        Naming the part and the entry that differs from its recomputation.
+    """
+    from symgame.errors import StoreError
+
+    where = f"{CACHE_FILE}: guts/{name}"
+    if not isinstance(data, dict):
+        raise StoreError(f"{where}: not a part record")
+
+    def row(csv: object, prefix: str) -> str | None:
+        lines = csv.splitlines() if isinstance(csv, str) else []
+        return next((line for line in lines if line.startswith(prefix)), None)
+
+    if name == "table":
+        again = table_csv(table_rows((2,))).splitlines()[1]
+        if row(data.get("table1.csv"), "2,101,") != again:
+            raise StoreError(f"{where}: Table 1's row N = 2 differs from its recomputation")
+    elif name == "extension":
+        again = table_csv(extended_rows((21,))).splitlines()[1]
+        if row(data.get("extension.csv"), "21,101,") != again:
+            raise StoreError(f"{where}: the row N = 21 differs from its recomputation")
+    elif name == "mesh":
+        point = mesh_study(((2,), (101,)))[0]
+        points = data.get("points")
+        if not isinstance(points, list) or [point.opponents, point.mesh, point.value] not in points:
+            raise StoreError(f"{where}: the point N = 2, M = 101 differs from its recomputation")
+
+
 def stale_parts(directory: Path) -> list[str]:
     """Cached parts whose committed result in ``directory`` was computed by other code (or is missing)."""
     from symgame.export.cache import StudyCache
@@ -906,6 +943,7 @@ def write_guts_outputs(directory: Path, pdf: bool = True, recompute: bool = Fals
     for name, key in keys.items():
         reused = None if recompute else old.get(name, key)
         if reused is not None:
+            check_part(name, reused)        # re-verified by a recomputed sample before it is rendered
             data[name] = reused
             cache.adopt(old, name)          # the record as computed: data, key and provenance
             reused_names.add(name)

@@ -117,11 +117,23 @@ def branch_range(branch: CaseBranch, param: Parameter, timeout_ms: int = 20_000)
 
 # --------------------------------------------------------------------------- border polynomials
 
+def realness_conditions(branch: CaseBranch) -> list[tuple[sp.Expr, str]]:
+    """``radicand >= 0`` for every square root in the branch's formulas and conditions: a closed form such as
+    ``(1 + sqrt(1 - 2c))/2`` is a profile only where it is real, so its range ends where a radicand changes
+    sign (the radicands are also border polynomials)."""
+    found: dict[sp.Expr, None] = {}
+    for expr in [v for _, v in branch.values] + [e for e, _ in branch.conditions]:
+        for a in sp.preorder_traversal(sp.sympify(expr)):
+            if a.is_Pow and a.exp.is_Rational and a.exp.q == 2:
+                found.setdefault(a.base, None)
+    return [(base, ">=") for base in sorted(found, key=sp.default_sort_key)]
+
+
 def border_polynomials(branch: CaseBranch, P: sp.Symbol) -> tuple[list[sp.Poly], bool]:
     """Squarefree polynomials in ``P`` whose roots bound the branch's range."""
     free = [sp.Symbol(z, real=True) for z in branch.free]
     stage: list[sp.Expr] = []
-    borders: list[sp.Expr] = []
+    borders: list[sp.Expr] = [base for base, _ in realness_conditions(branch)]
     for expr, _ in branch.conditions:
         num, den = sp.fraction(sp.together(expr))
         borders.append(den)
@@ -308,7 +320,7 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
     """Whether the branch's conditions hold at one parameter value (exact)."""
     enc = Z3Encoder()
     formulas: list[z3.BoolRef] = []
-    for expr, rel in branch.conditions:
+    for expr, rel in realness_conditions(branch) + list(branch.conditions):
         e = expr.subs(P, value) if value is not None else expr
         if e.is_number and value is not None:
             if not _number_holds(e, rel):
@@ -328,6 +340,11 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
 def _number_holds(value: sp.Expr, rel: str) -> bool:
     if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return False  # a denominator vanishes here: the formula does not define a profile
+    if value.has(sp.I):
+        real, imaginary = sp.expand(value).as_real_imag()
+        if sp.radsimp(imaginary) != 0:
+            return False  # a square root of a negative number here: the formula does not define a real profile
+        value = real
     sign = int(sp.sign(sp.radsimp(value))) if not value.is_Rational else int(sp.sign(value))
     return {">": sign > 0, ">=": sign >= 0, "==": sign == 0, "!=": sign != 0}[rel]
 

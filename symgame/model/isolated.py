@@ -29,7 +29,48 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Outcome", "end_pool", "ignore_interrupts", "run_isolated"]
+__all__ = ["Outcome", "end_pool", "ignore_interrupts", "run_isolated", "time_limit"]
+
+
+class time_limit:
+    """Stop the computation inside the ``with`` block after ``seconds`` of wall time with a
+    :class:`~symgame.errors.TimeLimitError` (main thread, POSIX; ``None`` or 0: no limit).
+
+    The limit only stops a run, it never changes what a finished run writes. Worker pools started inside the
+    block are ended by their own handlers when the error propagates.
+
+    Examples
+    --------
+    >>> import time
+    >>> with time_limit(None):
+    ...     time.sleep(0)
+    >>> try:
+    ...     with time_limit(0.05):
+    ...         time.sleep(1)
+    ... except Exception as exc:
+    ...     print(type(exc).__name__)
+    TimeLimitError
+    """
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        self._previous: Any = None
+
+    def _expired(self, signum: int, frame: Any) -> None:
+        from ..errors import TimeLimitError
+
+        raise TimeLimitError(f"no result within the time limit of {self.seconds:g} s (--timeout)")
+
+    def __enter__(self) -> "time_limit":
+        if self.seconds:
+            self._previous = signal.signal(signal.SIGALRM, self._expired)
+            signal.setitimer(signal.ITIMER_REAL, float(self.seconds))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.seconds:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
 
 
 def ignore_interrupts() -> None:
