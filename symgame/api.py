@@ -459,7 +459,7 @@ def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PD
 
 
 def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,
-          source: str = "user game", select: str = "default") -> Solution:
+          source: str = "user game", select: str = "default", timeout: float | None = None) -> Solution:
     """Every equilibrium branch of a parametrized normal-form game, its PDL, certified and cross-checked.
 
     ``select`` chooses which equilibrium each rule of the PDL shows where several exist: ``"default"``
@@ -470,7 +470,9 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     :mod:`symgame.engine.selection`.
 
     Raises :class:`NoResultError` when the branches cannot be proved to cover the parameter domain
-    (the message gives a point where they fail).
+    (the message gives a point where they fail), and :class:`~symgame.errors.TimeLimitError` (a
+    ``NoResultError``) when ``timeout`` seconds of wall time pass first (main thread only; ``timeout_ms``
+    bounds each exact decision instead).
 
     Examples
     --------
@@ -501,9 +503,24 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     if not isinstance(source, str):
         raise InputError(f"solve: source must be a string, got {type(source).__name__}")
     _check_support_budget(game)
-    derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
+    with _time_limit(timeout):
+        derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
     return Solution(analyse_derivation(spec, derivation, seed))
+
+
+def _time_limit(seconds: Any):
+    """:class:`symgame.model.isolated.time_limit` for the API's ``timeout=`` (validated, main thread only)."""
+    import threading
+
+    from .model.isolated import time_limit
+
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+            raise InputError(f"timeout: expected a positive number of seconds, got {seconds!r}")
+        if threading.current_thread() is not threading.main_thread():
+            raise InputError("timeout: a wall-clock limit works in the main thread only (use timeout_ms there)")
+    return time_limit(seconds)
 
 
 def _positive_int(function: str, name: str, value: Any, zero: bool = False) -> None:
@@ -766,7 +783,8 @@ def _lemke_howson_set(a, b, labels: int) -> EquilibriumSet:
     return EquilibriumSet(tuple(found), (), complete=False)
 
 
-def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, budget: int = 3 ** 14):
+def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, budget: int = 3 ** 14,
+          timeout: float | None = None):
     """Every equilibrium family of a one-parameter polynomial game, with exact ranges (see ``symgame atlas``).
 
     A one- or two-player :class:`~symgame.model.game.NormalFormGame` (a parameter interval, polynomial
@@ -775,7 +793,8 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
     earlier ones is played (:mod:`symgame.model.sequential`).
 
     ``workers=1`` runs serially; ``None`` uses every core. A case space above ``budget`` raises
-    :class:`~symgame.errors.LimitError`.
+    :class:`~symgame.errors.LimitError`; ``timeout`` seconds of wall time (main thread only) raise
+    :class:`~symgame.errors.TimeLimitError` and end the workers.
 
     Examples
     --------
@@ -807,7 +826,8 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
         raise InputError(f"atlas: expected a polynomial game, got {type(game).__name__}")
     mapper = serial_map if workers == 1 else (lambda fn, items: process_map(fn, items, workers))
     try:
-        return build_atlas(game, mapper, budget=budget)
+        with _time_limit(timeout):
+            return build_atlas(game, mapper, budget=budget)
     except CaseSpaceTooLarge as exc:
         raise InputError(str(exc)) from None
 

@@ -140,7 +140,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .model.isolated import interruptible
+
     args = build_parser().parse_args(argv)
+    import signal
+
+    exits = {int(signal.SIGINT): (130, "symgame: interrupted"),
+             int(signal.SIGALRM): (EXIT_NO_RESULT, f"symgame {args.command}: no result within the time limit")}
+    try:
+        with interruptible(exits):          # Ctrl-C also stops a z3 check running in the main process
+            return _dispatch(args)
+    except KeyboardInterrupt:               # one that surfaced wrapped in a native call's error
+        print("symgame: interrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     try:
         if args.command == "list":
             return cmd_list()

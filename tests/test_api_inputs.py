@@ -118,3 +118,15 @@ def test_timeout_stops_a_long_solve_with_exit_3_and_one_line(tmp_path):
     quick = _symgame("solve", "examples/rps_variant.yaml", "--timeout", "60")
     assert quick.returncode == 0 and quick.stdout.startswith("Always:")
     assert _symgame("solve", "examples/rps_variant.yaml", "--timeout", "-1").returncode == 2
+
+
+def test_timeout_in_the_api_raises_a_time_limit_error():
+    from symgame.errors import TimeLimitError
+
+    with pytest.raises(InputError, match="positive number of seconds"):
+        symgame.solve(PENNIES, timeout="1s")
+    assert symgame.solve(PENNIES, timeout=60).certified
+    big = symgame.normal_form([[f"t*{(i * j) % 4}" for j in range(9)] for i in range(9)],
+                              parameters={"t": "(0, 1)"}, zero_sum=True)
+    with pytest.raises(TimeLimitError, match="no result within the time limit of 0.5 s"):
+        symgame.solve(big, timeout=0.5)

@@ -325,25 +325,30 @@ def test_the_atlas_survives_kill_9(tmp_path):
                       tmp_path / "run.jsonl", lambda path, stop: path.read_text().count("\n") >= stop, (5, 30, 60))
 
 
-def test_ctrl_c_ends_every_worker_and_exits_130_within_seconds(tmp_path):
-    """SIGINT to the whole process group, as a terminal sends it, in the middle of a two-process atlas."""
+@pytest.mark.parametrize("delay", [0.5, 4.0, 9.0])
+def test_ctrl_c_ends_every_worker_and_exits_130_within_seconds(tmp_path, delay):
+    """SIGINT to the whole process group, as a terminal sends it, at several moments of a two-process atlas: in
+    the search (workers), in the cases, and in the certificates (a z3 check in the main process, which the
+    interrupt helper stops at once)."""
     checkpoint = tmp_path / "run.jsonl"
     process = subprocess.Popen([sys.executable, "-m", "symgame", "atlas", str(ROOT / "examples" / "billingham.yaml"),
                                 "--workers", "2", "--checkpoint", str(checkpoint)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and process.poll() is None:
-        if checkpoint.exists() and checkpoint.read_text().count("\n") >= 3:
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "the run ended before it could be interrupted"
+    while time.monotonic() < deadline and process.poll() is None and not checkpoint.exists():
+        time.sleep(0.02)
+    time.sleep(delay)
+    if process.poll() is not None:
+        pytest.skip("the run ended before it could be interrupted")
     os.killpg(process.pid, signal.SIGINT)
+    started = time.monotonic()
     try:
         status = process.wait(timeout=20)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     assert status == 130 and "interrupted" in process.stderr.read().decode()
+    assert time.monotonic() - started < 10
     leftover = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True).stdout.split()
     assert leftover == []
 
@@ -416,3 +421,63 @@ def test_a_forged_guts_table_row_is_caught():
     data["table1.csv"] = data["table1.csv"].replace("\n2,101,0.013152,", "\n2,101,0.013153,", 1)
     with pytest.raises(StoreError, match="row N = 2 differs"):
         check_part("table", data)
+
+
+# --------------------------------------------------------------------------- generated faults (hypothesis, fixed seed)
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                        max_size=4), max_leaves=20)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=st.one_of(st.binary(max_size=200), json_values.map(lambda v: json.dumps(v).encode())))
+def test_any_stored_bytes_give_a_cache_or_one_store_error(tmp_path, content):
+    path = tmp_path / "study_cache.json"
+    path.write_bytes(content)
+    try:
+        cache = StudyCache(path)
+    except StoreError as exc:
+        assert "\n" not in str(exc) and "study_cache.json" in str(exc)
+        return
+    assert all(set(e) >= {"key", "data"} for e in cache.entries.values())
+    provenance_changes(path)                          # never raises on a loaded cache
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.one_of(json_values.map(json.dumps), st.text(max_size=30)), max_size=6))
+def test_any_atlas_checkpoint_lines_give_a_resume_or_one_store_error(tmp_path, lines):
+    from symgame.engine.atlas import _Checkpoint, game_key
+    from symgame.model.polyfile import load_polynomial_game
+
+    game = load_polynomial_game(EXAMPLE)
+    header = json.dumps({"game": game_key(game), "kind": "header", "version": 2}, sort_keys=True)
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join([header] + [line.replace("\n", " ") for line in lines]) + "\n")
+    try:
+        store = _Checkpoint(path, game, ["0:LL", "0:LU"], 3)
+    except StoreError as exc:
+        assert "\n" not in str(exc) and "run.jsonl" in str(exc)
+        return
+    assert set(store.search) <= {"0:LL", "0:LU"} and all(len(c) == 3 for c in store.refuted)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(state=json_values)
+def test_any_goofspiel_state_gives_a_resume_or_one_store_error(tmp_path, state):
+    import tempfile
+
+    from symgame.games.goofspiel import solve
+
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))            # one folder per example
+    solve(3, checkpoint=folder)
+    (folder / "state.json").write_text(json.dumps(state))
+    try:
+        result = solve(3, checkpoint=folder)
+    except StoreError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert result.first_move == solve(3).first_move

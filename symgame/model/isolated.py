@@ -29,7 +29,108 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Outcome", "end_pool", "ignore_interrupts", "run_isolated", "time_limit"]
+__all__ = ["Outcome", "end_pool", "ignore_interrupts", "interruptible", "run_isolated", "time_limit"]
+
+
+class interruptible:
+    """Let Ctrl-C stop a long native call in the main thread (a z3 check runs in C, where Python's own handler
+    waits until the call returns, up to its whole budget).
+
+    Inside the block, SIGINT and SIGALRM also write to a pipe (``signal.set_wakeup_fd``); a helper thread reading
+    it asks z3 to interrupt its running checks (``Context.interrupt``, which z3 makes safe from another thread;
+    z3's calls release the GIL). The check then returns ``unknown`` and Python's handler raises as usual
+    (``KeyboardInterrupt``, or the :class:`time_limit` error).
+
+    Some of z3's nonlinear procedures do not look at the interrupt for a long time. A command-line run
+    (``exits`` given: signal number -> (exit status, message)) that has not left the block ``grace`` seconds
+    after the signal is ended there: the message on stderr, every child process terminated, and the process
+    exits with the status at once. Everything symgame keeps is written atomically (checkpoints line by line,
+    synced), so nothing finished is lost. The library's API never passes ``exits``.
+    """
+
+    def __init__(self, exits: dict[int, tuple[int, str]] | None = None, grace: float = 3.0) -> None:
+        self._pipe: tuple[int, int] | None = None
+        self._previous = -1
+        self.interrupted = False
+        self.exits = exits or {}
+        self.grace = grace
+        self._left = False
+
+    def _force_exit(self, signum: int) -> None:
+        import os
+        import sys
+
+        time.sleep(self.grace)
+        if self._left:
+            return
+        status, message = self.exits[signum]
+        try:
+            print(message, file=sys.stderr, flush=True)
+        except Exception:  # noqa: BLE001 - the exit matters more than the message
+            pass
+        for child in mp.active_children():
+            child.terminate()
+        os._exit(status)
+
+    def _watch(self, read_end: int) -> None:
+        import os
+        import sys
+
+        while True:
+            try:
+                data = os.read(read_end, 64)
+            except OSError:
+                data = b""
+            if not data:
+                try:
+                    os.close(read_end)
+                except OSError:
+                    pass
+                return
+            if any(b in (signal.SIGINT, signal.SIGALRM) for b in data):
+                self.interrupted = self.interrupted or signal.SIGINT in data
+                z3 = sys.modules.get("z3")
+                if z3 is not None:
+                    try:
+                        z3.main_ctx().interrupt()
+                    except Exception:  # noqa: BLE001 - an interrupt that cannot be delivered is not an error
+                        pass
+                for signum in (signal.SIGINT, signal.SIGALRM):
+                    if signum in data and signum in self.exits:
+                        import threading
+
+                        threading.Thread(target=self._force_exit, args=(signum,), daemon=True).start()
+
+    def __enter__(self) -> "interruptible":
+        import os
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        read_end, write_end = os.pipe()
+        os.set_blocking(write_end, False)
+        try:
+            self._previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+        except ValueError:
+            os.close(read_end)
+            os.close(write_end)
+            return self
+        self._pipe = (read_end, write_end)
+        threading.Thread(target=self._watch, args=(read_end,), daemon=True, name="symgame-interrupt").start()
+        return self
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        import os
+
+        self._left = True
+        if self._pipe is None:
+            return
+        signal.set_wakeup_fd(self._previous)
+        read_end, write_end = self._pipe
+        os.close(write_end)            # the helper thread's read returns empty and it ends
+        self._pipe = None
+        if self.interrupted and kind is not None and not issubclass(kind, (KeyboardInterrupt, SystemExit)):
+            raise KeyboardInterrupt from None     # Ctrl-C surfaced wrapped (ctypes, z3 "canceled"): it stays Ctrl-C
 
 
 class time_limit:
@@ -55,11 +156,16 @@ class time_limit:
     def __init__(self, seconds: float | None):
         self.seconds = seconds
         self._previous: Any = None
+        self.fired = False
 
-    def _expired(self, signum: int, frame: Any) -> None:
+    def _error(self) -> Exception:
         from ..errors import TimeLimitError
 
-        raise TimeLimitError(f"no result within the time limit of {self.seconds:g} s (--timeout)")
+        return TimeLimitError(f"no result within the time limit of {self.seconds:g} s")
+
+    def _expired(self, signum: int, frame: Any) -> None:
+        self.fired = True
+        raise self._error()
 
     def __enter__(self) -> "time_limit":
         if self.seconds:
@@ -67,10 +173,17 @@ class time_limit:
             signal.setitimer(signal.ITIMER_REAL, float(self.seconds))
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
         if self.seconds:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._previous)
+        from ..errors import TimeLimitError
+
+        if self.fired and (kind is None or not issubclass(kind, TimeLimitError)):
+            # raised inside a native call's argument conversion (ctypes wraps it), as z3's "canceled", or
+            # swallowed by a fallback: the time limit, whatever became of the exception; a result computed
+            # after it is not returned
+            raise self._error() from None
 
 
 def ignore_interrupts() -> None:
