@@ -533,14 +533,12 @@ def _positive_int(function: str, name: str, value: Any, zero: bool = False) -> N
 def _check_support_budget(game: NormalFormGame) -> None:
     """Refuse, in one line and at once, a game whose support pairs exceed the parametric engine's budget (the same
     budget as game files: :data:`symgame.model.gamefile.MAX_SUPPORT_PAIRS`), whatever the game came from."""
-    from math import comb
-
     from .errors import LimitError
-    from .model.gamefile import MAX_SUPPORT_PAIRS
+    from .model.gamefile import MAX_SUPPORT_PAIRS, support_pairs
 
     rows = len(game.players[0].actions)
     cols = len(game.players[1].actions) if len(game.players) == 2 else 1
-    pairs = sum(comb(rows, k) * comb(cols, k) for k in range(1, min(rows, cols) + 1))
+    pairs = support_pairs(rows, cols)
     if pairs > MAX_SUPPORT_PAIRS:
         hint = "; `symgame solve FILE --all` / symgame.all_equilibria enumerate a game without parameters " \
                "(Lemke-Howson beyond vertex enumeration's limit)" if not game.domain.names else ""

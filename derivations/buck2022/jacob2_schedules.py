@@ -131,9 +131,9 @@ def check_schedule(name: str, data: Any) -> None:
                     raise StoreError(f"{where}: equilibrium {number}: player {k + 1}'s payoff is not the stored one")
                 if any(sp.N(sp.radsimp(v - own), 40) > 1e-30 for v in values):
                     raise StoreError(f"{where}: equilibrium {number} is not an equilibrium (player {k + 1} gains)")
+    except StoreError:
+        raise
     except (KeyError, TypeError, InputError) as exc:
-        if isinstance(exc, StoreError):
-            raise
         raise StoreError(f"{where}: the stored schedule cannot be read back ({type(exc).__name__})") from None
 
 

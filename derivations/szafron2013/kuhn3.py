@@ -217,9 +217,9 @@ def check_study(data: Any) -> None:
         missing = [key for key, m in members.items() if m["ranges"] and key not in witnessed]
         if missing:
             raise StoreError(f"{where}: members without a witness: {missing[:3]}")
+    except StoreError:
+        raise
     except (KeyError, TypeError, InputError) as exc:
-        if isinstance(exc, StoreError):
-            raise
         raise StoreError(f"{where}: the stored study cannot be read back ({type(exc).__name__}: {exc})") from None
 
 

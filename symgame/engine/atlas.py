@@ -582,6 +582,7 @@ class _Checkpoint:
         self.path = path
         self.search: dict[str, dict] = {}
         self.refuted: dict[str, str] = {}
+        self._started = False                   # the file holds this game's header
         self.header: dict[str, object] = {"kind": "header", "game": game_key(game) if game is not None else "",
                        "version": CHECKPOINT_VERSION}
         if path is None:
@@ -645,16 +646,13 @@ class _Checkpoint:
 
         from ..errors import StoreError
 
+        if os.path.islink(self.path):
+            raise StoreError(f"{self.path}: is a symbolic link; symgame does not write through links")
         try:
-            if not getattr(self, "_started", False) or not os.path.lexists(self.path):
-                if os.path.islink(self.path):
-                    raise StoreError(f"{self.path}: is a symbolic link; symgame does not write through links")
-                with self.path.open("w") as fh:
+            with self.path.open("a" if self._started and os.path.lexists(self.path) else "w") as fh:
+                if fh.mode == "w":
                     fh.write(json.dumps(self.header, sort_keys=True) + "\n")
-                self._started = True
-            if os.path.islink(self.path):
-                raise StoreError(f"{self.path}: is a symbolic link; symgame does not write through links")
-            with self.path.open("a") as fh:
+                    self._started = True
                 fh.write(json.dumps(rec, sort_keys=True) + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())

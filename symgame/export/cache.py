@@ -91,8 +91,10 @@ def _parsed(path: Path) -> tuple[ast.AST, str]:
     stamp = (str(path), info.st_mtime_ns, info.st_size)
     if stamp not in _PARSED:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        normal = _strip(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
-        _PARSED[stamp] = (tree, hashlib.sha256(ast.dump(normal).encode()).hexdigest())
+        imports = ast.Module(body=[n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))],
+                             type_ignores=[])
+        digest = hashlib.sha256(ast.dump(_strip(tree)).encode()).hexdigest()     # _strip edits the tree in place
+        _PARSED[stamp] = (imports, digest)
     return _PARSED[stamp]
 
 

@@ -564,6 +564,7 @@ class _Checkpoint:
 
     def __init__(self, folder: Path, cards: int, objective: str, exact: bool):
         self.folder, self.cards, self.objective, self.exact = folder, cards, objective, exact
+        self.hashes: list[str] = []          # the SHA-256 of each saved level, as state.json records them
         self.meta: dict[str, Any] = {"game": "goofspiel", "version": CHECKPOINT_VERSION, "cards": cards,
                                      "objective": objective, "exact": exact}
 
@@ -616,6 +617,7 @@ class _Checkpoint:
                 raise self._fail(f"level {m} differs from its recomputation from level {m - 1} (corrupted or forged)")
         games = sum(c[0] for c in counts)
         saddles = sum(c[1] for c in counts)
+        self.hashes = list(state["sha256"])
         return tables, games, saddles, counts
 
     def save(self, tables, counts) -> None:
@@ -628,15 +630,9 @@ class _Checkpoint:
         m = len(tables) - 1
         raw = _encode_level(tables[m], exact)
         write_atomic(self.folder / f"level_{m}.{'json' if exact else 'npy'}", raw)
-        state_path = self.folder / "state.json"
-        hashes: list[str] = []
-        if m > 1:
-            from ..model.store import load_json
-
-            hashes = list(load_json(state_path, limit=1 << 20)["sha256"][:m - 1])
-        hashes.append(hashlib.sha256(raw).hexdigest())
-        write_atomic(state_path, json.dumps({"levels": m, "counts": [list(c) for c in counts],
-                                             "sha256": hashes}, sort_keys=True) + "\n")
+        self.hashes = self.hashes[:m - 1] + [hashlib.sha256(raw).hexdigest()]
+        write_atomic(self.folder / "state.json", json.dumps({"levels": m, "counts": [list(c) for c in counts],
+                                                            "sha256": self.hashes}, sort_keys=True) + "\n")
 
 
 def _is_pairs(value: Any, n: int) -> bool:

@@ -251,11 +251,16 @@ def _players(spec: Any, source: str) -> list[Player]:
     return players
 
 
+def support_pairs(rows: int, cols: int) -> int:
+    """Equal-size support pairs of a ``rows`` x ``cols`` game: what the parametric engine enumerates."""
+    return sum(comb(rows, k) * comb(cols, k) for k in range(1, min(rows, cols) + 1))
+
+
 def _build_game(name: str, domain: Domain, players: list[Player], payoffs: Any, zero_sum: bool,
                 symbols: dict[str, sp.Symbol], source: str, description: str) -> NormalFormGame:
     rows = len(players[0].actions)
     cols = len(players[1].actions) if len(players) == 2 else 1
-    pairs = sum(comb(rows, k) * comb(cols, k) for k in range(1, min(rows, cols) + 1))
+    pairs = support_pairs(rows, cols)
     if pairs > MAX_SUPPORT_PAIRS:
         raise GameFileError(source, "players", f"{pairs} support pairs exceed the budget {MAX_SUPPORT_PAIRS}")
     if len(players) == 1 and zero_sum:

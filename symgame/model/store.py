@@ -246,11 +246,10 @@ def read_limited(path: Path | str, limit: int = READ_LIMIT) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise StoreError(f"{path}: not a regular file")
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
+        raw = read_capped(path, limit)
     except OSError as exc:
         raise StoreError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if len(raw) > limit:
+    if raw is None:
         raise StoreError(f"{path}: larger than the limit of {limit} bytes")
     return raw
 
