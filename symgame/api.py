@@ -472,7 +472,8 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     Raises :class:`NoResultError` when the branches cannot be proved to cover the parameter domain
     (the message gives a point where they fail), and :class:`~symgame.errors.TimeLimitError` (a
     ``NoResultError``) when ``timeout`` seconds of wall time pass first (main thread only; ``timeout_ms``
-    bounds each exact decision instead).
+    bounds each exact decision instead). The limit is checked inside this process, so a native call that holds
+    the interpreter can make it late; ``symgame solve --timeout`` watches from a separate process.
 
     Examples
     --------

@@ -18,6 +18,7 @@ EXIT_INPUT = 2
 EXIT_OUTPUT = 4             # an output that cannot be written (a folder that is a file, read-only, a full disk)
 SELECTIONS = ("default", "symmetric", "welfare", "all")   # symgame.engine.selection.SELECTIONS (a test checks)
 EXIT_NO_RESULT = 3
+DEADLINE_GRACE = 2.0         # seconds past --timeout before the watching parent ends the command
 DEFAULT_OUT = Path("outputs")
 #: ``symgame.engine.atlas.DEFAULT_BUDGET`` (a test checks they agree; the engine is not imported for --help).
 DEFAULT_BUDGET = 3 ** 14
@@ -140,10 +141,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .model.isolated import interruptible
+    import os
 
     args = build_parser().parse_args(argv)
+    seconds = getattr(args, "timeout", None)
+    if seconds is not None and seconds > 0 and hasattr(os, "fork") and _real_streams():
+        # the command runs in a child and this process watches the clock: a native call that holds the
+        # interpreter cannot make the limit late (the in-process limit of _limited still gives the usual line)
+        from .model.isolated import run_with_deadline
+
+        status = run_with_deadline(lambda: _run(args), seconds + DEADLINE_GRACE)
+        if status is None:
+            print(f"symgame {args.command}: {getattr(args, 'file', '')}: no result within the time limit of "
+                  f"{seconds:g} s", file=sys.stderr)
+            return EXIT_NO_RESULT
+        return status
+    return _run(args)
+
+
+def _real_streams() -> bool:
+    """Whether standard output and error are files a child process shares (not an in-memory capture)."""
+    try:
+        sys.stdout.fileno()
+        sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+def _run(args: argparse.Namespace) -> int:
     import signal
+
+    from .model.isolated import interruptible
 
     exits = {int(signal.SIGINT): (130, "symgame: interrupted"),
              int(signal.SIGALRM): (EXIT_NO_RESULT, f"symgame {args.command}: no result within the time limit")}

@@ -130,3 +130,43 @@ def test_timeout_in_the_api_raises_a_time_limit_error():
                               parameters={"t": "(0, 1)"}, zero_sum=True)
     with pytest.raises(TimeLimitError, match="no result within the time limit of 0.5 s"):
         symgame.solve(big, timeout=0.5)
+
+
+def test_names_reach_markdown_escaped_and_latex_escaped():
+    """A name that is Markdown or HTML (a link to javascript:, a script tag, a table bar) is written as text."""
+    game = symgame.normal_form([["t", 0], [0, 1]], parameters={"t": "[0, 3]"}, zero_sum=True,
+                               players=[("<script>", ["[x](javascript:alert(1))", "b|c"]), ("*Col*", ["l", "r"])],
+                               name="hostile", description="<img src=x onerror=alert(1)>")
+    text = symgame.solve(game).to_markdown()
+    for raw in ("<script>", "[x](javascript:", "b|c", "*Col*", "<img src=x onerror=alert(1)>"):
+        assert raw not in text, raw
+    for escaped in ("\\<script\\>", "\\[x\\](javascript:alert(1))", "b\\|c", "\\*Col\\*", "\\<img src=x"):
+        assert escaped in text, escaped
+    latex = symgame.solve(game).to_latex()
+    assert "\\textless{}" in latex or "\\textless" in latex
+
+
+def test_markdown_text_round_trips_through_commonmark_escapes():
+    """Removing the backslashes gives the name back, and no Markdown-active character is left unescaped."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from symgame.export.documents import _MARKDOWN_ACTIVE, markdown_text
+
+    @settings(derandomize=True, max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P", "S", "Zs"))))
+    def check(name):
+        out = markdown_text(name)
+        plain, k = [], 0
+        while k < len(out):
+            if out[k] == "\\":
+                assert out[k + 1] in _MARKDOWN_ACTIVE
+                plain.append(out[k + 1])
+                k += 2
+            else:
+                assert out[k] not in _MARKDOWN_ACTIVE
+                plain.append(out[k])
+                k += 1
+        assert "".join(plain) == name
+
+    check()

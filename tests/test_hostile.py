@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from test_gamefile import GOOD as NORMAL
 
 from symgame.cli import main
-from symgame.errors import InputError
+from symgame.errors import InputError, SymgameError
 
 ROOT = Path(__file__).resolve().parents[1]
 POLY = (ROOT / "examples" / "pennies.yaml").read_text()
@@ -181,6 +181,8 @@ for i, (old, new, fragment) in enumerate([
     ('call: {payoffs: ["a + 1", "-a - 1"]}', 'call: {}', ""),
     ("player: Bob", "player: Carol", "must be one of the players"),
     ("infoset: Alice high", "infoset: Bob facing a bet", "Bob facing a bet"),
+    ("infoset: Alice high", 'infoset: "Alice\\u202ehigh"', "U+202E is not allowed"),
+    ('call: {payoffs: ["a + 1", "-a - 1"]}', '"call\\0": {payoffs: ["a + 1", "-a - 1"]}', "U+0000 is not allowed"),
     ('a: "[1/2, oo)"', 'a: "[1/2, oo)"\n  a: "[1, 2]"', "key 'a' given twice"),
     ("root:", "roots:", ""),
     ('check: {payoffs: ["a", "-a"]}', 'check: {payoffs: ["a", "-a"], extra: 1}', ""),
@@ -216,6 +218,10 @@ for i, (old, new, fragment) in enumerate([
     ('t "" 2 "o2" { -1, 1 }', 't "" 1 "o2" { -1, 2 }', "outcome 1"),
     ('""\n', '"\n', "line"),
     ('t "" 1 "o1" { 1, -1 }', 't "" 1 "o1" { "1", -1 }', "expected a payoff"),
+    ('"g" { "A" "B" }', '"g" { "A\u202e" "B" }', "U+202E is not allowed"),
+    ('{ "l" "r" }', '{ "l\x00" "r" }', "U+0000 is not allowed"),
+    ('{ "l" "r" }', '{ "l\u2028" "r" }', "U+2028 is not allowed"),
+    ('p "" 1 1 "" {', 'p "" 1 1 "x\u200b" {', "information set name"),
 ]):
     case(f"efg_{i:02d}", ".efg", _sub(EFG, old, new), fragment)
 case("efg_deep", ".efg", 'EFG 2 R "d" { "A" "B" }\n""\n' + 'c "" 1 "" { "x" 1 } 0\n' * 20_000 + 't "" 1 "" { 1, -1 }\n',
@@ -247,6 +253,8 @@ for i, (old, new, fragment) in enumerate([
     ("NFG 1 R", "NFG 2 R", "line 1"),
     ('{ "A" "B" }', '{ "A" "B" "C" }', "line"),
     ('{ "A" "B" }', "{ }", "players"),
+    ('{ "A" "B" }', '{ "A" "B\x1b[31m" }', "U+001B is not allowed"),
+    ("{ 2 2 }", '{ { "a" "b\x07" } { "c" "d" } }', "strategy 'b\\x07'"),
 ]):
     case(f"nfg_{i:02d}", ".nfg", _sub(NFG, old, new), fragment)
 
@@ -384,3 +392,64 @@ def test_valid_random_game_solved_and_exactly_checked(tmp_path_factory, entries,
     for t in (Fraction(0), Fraction(1, 3), Fraction(3, 2), Fraction(3)):
         choice = solution.evaluate(t=t)
         assert exact_regret(game, {"t": t}, choice.strategies).is_nash
+
+
+# --- hypothesis: every reader on mutated valid files ------------------------------------------------
+MUTATION_BYTES = [b"\x00", b"\xff", b"\xe2\x80\xae", b"\n", b"\t", b" ", b'"', b"'", b"{", b"}", b"[", b"]", b":",
+                  b"-", b"1", b"9" * 30, b"1e999", b"1/0", b"t", b"&a", b"*a", b"!!python/object:os.system",
+                  b"<script>", b"#", b",", b"sqrt(", b"**", b"oo"]
+MUTATED_BASES = {
+    "nfg": ("g.nfg", NFG.encode()),
+    "efg": ("g.efg", EFG.encode()),
+    "normal_form": ("g.yaml", (ROOT / "examples" / "rps_variant.yaml").read_bytes()),
+    "tree": ("g.yaml", TREE.encode()),
+    "polynomial": ("g.yaml", (ROOT / "examples" / "three_player.yaml").read_bytes()),
+}
+
+
+@st.composite
+def _mutation(draw, base: bytes):
+    data = bytearray(base)
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(data)))
+        kind = draw(st.sampled_from(["insert", "delete", "replace", "truncate", "repeat"]))
+        piece = draw(st.sampled_from(MUTATION_BYTES))
+        span = draw(st.integers(1, 12))
+        if kind == "insert":
+            data[at:at] = piece
+        elif kind == "delete":
+            del data[at:at + span]
+        elif kind == "replace":
+            data[at:at + len(piece)] = piece
+        elif kind == "truncate":
+            del data[at:]
+        else:
+            data[at:at] = bytes(data[at:at + span]) * 3
+    return bytes(data)
+
+
+@pytest.mark.parametrize("kind", sorted(MUTATED_BASES))
+def test_mutated_files_load_or_fail_in_one_line(kind, tmp_path):
+    """Every reader (Gambit .nfg and .efg, YAML normal form, game tree, polynomial game) on hypothesis-mutated
+    copies of a valid file: the game, or one SymgameError line naming the file, within a second each."""
+    import time
+
+    from symgame import load
+
+    name, base = MUTATED_BASES[kind]
+    path = tmp_path / name
+
+    @settings(max_examples=60, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(_mutation(base))
+    def check(data):
+        path.write_bytes(data)
+        start = time.perf_counter()
+        try:
+            load(path)
+        except SymgameError as exc:
+            message = str(exc)
+            assert "\n" not in message and str(path) in message, message
+        assert time.perf_counter() - start < 1.0
+
+    check()

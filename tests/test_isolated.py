@@ -2,6 +2,7 @@
 import faulthandler
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +82,39 @@ def test_a_part_past_its_time_is_stopped_and_the_others_finish():
     assert time.perf_counter() - start < 30
     assert outcomes[60].error == "timed out after 1.5 s" and not outcomes[60].crashed
     assert outcomes[0.1].value == 0.1 and outcomes[0.2].value == 0.2
+
+
+def test_a_deadline_ends_a_call_that_holds_the_interpreter_and_its_descendants(tmp_path):
+    """time_limit alone waits for a native call that never lets Python's signal handler run (sum over a huge
+    range runs in C); the watching parent kills the command and the process it started, on time."""
+    import subprocess
+    import time
+
+    from symgame.model.isolated import run_with_deadline, time_limit
+
+    marker = tmp_path / "grandchild"
+
+    def hog() -> int:
+        child = subprocess.Popen(["sleep", "120"])
+        marker.write_text(str(child.pid))
+        with time_limit(0.2):
+            sum(range(10 ** 12))                  # minutes in C, holding the interpreter
+        return 0
+
+    start = time.monotonic()
+    assert run_with_deadline(hog, 1.0) is None
+    assert time.monotonic() - start < 5
+    grandchild = int(marker.read_text())
+    time.sleep(0.2)
+    stat = Path(f"/proc/{grandchild}/stat")
+    if stat.exists():                             # killed, waiting for init to collect it
+        text = stat.read_text()
+        assert text[text.rfind(")") + 2] in "ZX", text
+
+
+def test_a_deadline_passes_the_status_and_the_signal_of_the_command():
+    from symgame.model.isolated import run_with_deadline
+
+    assert run_with_deadline(lambda: 3, 30) == 3
+    assert run_with_deadline(lambda: os.kill(os.getpid(), signal.SIGTERM) or 0, 30) == 128 + signal.SIGTERM
+    assert run_with_deadline(lambda: 1 // 0, 30) == 1

@@ -21,7 +21,7 @@ from ..model.store import write_atomic
 from ..verify.atlascheck import AtlasPoint
 from ..verify.atlasreport import AtlasAnalysis, decision_word
 from ..verify.printed import family_point_value
-from .documents import dumps
+from .documents import dumps, markdown_text
 from .latex import _ENV, PdfResult, compile_pdf, escape
 from .plots import save_png
 
@@ -311,8 +311,8 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
     atlas = analysis.atlas
     s = data["search"]
     name = data["parameter"]["name"]
-    lines = [f"# {title}: the equilibrium atlas", "",
-             f"Source: {data['source']}.", "",
+    lines = [f"# {markdown_text(title)}: the equilibrium atlas", "",
+             f"Source: {markdown_text(data['source'])}.", "",
              f"Derived by symgame {__version__} from the payoff polynomials (in `atlas.json`), with no hand pruning: "
              f"{s['raw_cases']} raw best-response cases; the pruned search visited {s['search_nodes']} nodes and cut "
              f"{s['pruned_nodes']}; {s['survivors']} cases survived, {s['refuted_exactly']} of them were refuted (z3, "
@@ -327,8 +327,8 @@ def summary_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) 
     if data.get("variables"):
         lines += ["Information sets with three or more actions are chains of two-action choices; their variables "
                   "are conditional probabilities:", ""]
-        lines += [f"- `{x}`: the probability of {text}" for x, text in data["variables"].items()] + [""]
-    players = ", ".join(p["name"] for p in data["players"])
+        lines += [f"- `{x}`: the probability of {markdown_text(text)}" for x, text in data["variables"].items()] + [""]
+    players = ", ".join(markdown_text(p["name"]) for p in data["players"])
     lines += ["## Families", "", f"| family | printed as | range of {name} | leaders | profits ({players}) |",
               "|---|---|---|---|---|"]
     for f in atlas.families:
@@ -367,8 +367,8 @@ def _approx_range(iv: ParamInterval) -> str:
 
 
 def errata_markdown(analysis: AtlasAnalysis, data: dict[str, Any], title: str) -> str:
-    lines = [f"# {title}: errata and checks of the printed results", "",
-             f"Source: {data['source']}. Every verdict below is an exact decision (z3 nonlinear real arithmetic "
+    lines = [f"# {markdown_text(title)}: errata and checks of the printed results", "",
+             f"Source: {markdown_text(data['source'])}. Every verdict below is an exact decision (z3 nonlinear real arithmetic "
              "over the whole range, algebraic endpoints encoded by their polynomials); a refutation comes with an "
              "exact counterexample.", ""]
     agree = data.get("printed_profit_equations_agree")

@@ -5,7 +5,7 @@ Everything here is a pure function of the analysis: same input, same bytes.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
@@ -14,7 +14,7 @@ from ..engine.derive import Derivation
 from ..games.analysis import ClaimResult, GameAnalysis
 from ..model.decide import Decision
 from ..model.exprtree import to_tree
-from ..model.game import NormalFormGame
+from ..model.game import NormalFormGame, Player
 from ..model.pdl import PDL
 from ..verify.certify import Certificate, RationalFunctions
 from ..verify.compare import Counterexample
@@ -238,10 +238,44 @@ def dumps(data: Any) -> str:
 # ---------------------------------------------------------------------------
 # Markdown
 # ---------------------------------------------------------------------------
+_MARKDOWN_ACTIVE = frozenset("\\`*_[]<>|&~#!")
+
+
+def markdown_text(text: str) -> str:
+    """``text`` with every character Markdown or HTML would act on backslash-escaped (CommonMark escapes).
+
+    Names of players, actions and games come from users' files; in a Markdown summary ``<script>``,
+    ``[x](javascript:...)`` or a ``|`` inside a table cell would otherwise be read as markup. Letters,
+    digits, spaces and the other punctuation pass unchanged.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(markdown_text("[x](javascript:alert(1)) <script> a|b"))
+    \\[x\\](javascript:alert(1)) \\<script\\> a\\|b
+    >>> markdown_text("Player 1")
+    'Player 1'
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_ACTIVE else ch for ch in text)
+
+
+def markdown_players(players: Sequence[Player]) -> tuple[Player, ...]:
+    """The players with their names and actions through :func:`markdown_text`."""
+    return tuple(Player(markdown_text(p.name), tuple(markdown_text(a) for a in p.actions)) for p in players)
+
+
 def pdl_markdown(pdl: PDL) -> str:
     lines = []
+    players = markdown_players(pdl.players)
     for k, rule in enumerate(pdl.rules):
-        action = rule.profile.describe(pdl.players)
+        action = rule.profile.describe(players)
         if k == len(pdl.rules) - 1:
             lines.append(f"{k + 1}. {'Else' if k else 'Always'}: {action}")
         else:
@@ -262,6 +296,7 @@ def render_markdown(template: str, **context: Any) -> str:
         _MARKDOWN = jinja2.Environment(loader=jinja2.PackageLoader("symgame.export", "templates"),
                                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                                        autoescape=False, undefined=jinja2.StrictUndefined)
+        _MARKDOWN.filters["md"] = markdown_text
     return _MARKDOWN.get_template(template).render(**context).rstrip() + "\n"
 
 
@@ -275,13 +310,14 @@ def summary_markdown(analysis: GameAnalysis, data: dict[str, Any]) -> str:
     if grid is not None:
         grid_values = grid["values"] if len(grid["values"]) <= 8 else grid["values"][:3] + ["..."] + grid["values"][-1:]
     engine = data["engine"]
-    kept = ("; ".join(f"{name}: {', '.join(actions)}" for name, actions in engine["kept_actions"].items())
+    kept = ("; ".join(f"{markdown_text(name)}: {', '.join(map(markdown_text, actions))}"
+                      for name, actions in engine["kept_actions"].items())
             if "kept_actions" in engine else None)
     return render_markdown(
         "summary.md.j2", title=analysis.spec.title, source=analysis.spec.source, description=game.description,
         data=data, ver=ver, pdl=pdl_markdown(d.pdl), grid=grid, grid_values=grid_values,
         random=ver.get("random_games"),
-        player_pdls=[(p.name, pdl_markdown(pdl)) for p, pdl in zip(game.players, analysis.player_pdls)]
+        player_pdls=[(markdown_text(p.name), pdl_markdown(pdl)) for p, pdl in zip(game.players, analysis.player_pdls)]
         if "player_pdls" in data else [],
         zero_sum=game.zero_sum, engine=engine, branches=len(d.branches), kept=kept,
         published=pdl_markdown(analysis.published.pdl) if analysis.published else None)
@@ -333,7 +369,9 @@ def _counterexample_context(game: NormalFormGame, cx: dict[str, Any] | None) -> 
     if cx is None:
         return None
     return {"point_text": ", ".join(f"{k} = {v}" for k, v in cx["point"].items()),
-            "players": [{"name": player.name,
-                         "profile": ", ".join(f"{a}: {p}" for a, p in cx["profile"][player.name].items()),
-                         "payoffs": ", ".join(f"{a}: {v}" for a, v in cx["action_payoffs"][player.name].items()),
+            "players": [{"name": markdown_text(player.name),
+                         "profile": ", ".join(f"{markdown_text(a)}: {p}"
+                                              for a, p in cx["profile"][player.name].items()),
+                         "payoffs": ", ".join(f"{markdown_text(a)}: {v}"
+                                              for a, v in cx["action_payoffs"][player.name].items()),
                          "regret": cx["regret"][player.name]} for player in game.players]}

@@ -136,13 +136,24 @@ class _Reader:
             raise self.fail(f"{what} must be a non-negative integer, found {tok.text!r}", tok)
         return int(tok.text)
 
-    def strings(self) -> list[str]:
+    def strings(self, what: str = "name") -> list[str]:
         self.take("punct", "{")
         out = []
         while not self.at("punct", "}"):
-            out.append(self.take("str", what="a quoted name or '}'").text)
+            out.append(self.label(self.take("str", what="a quoted name or '}'"), what))
         self.take("punct", "}")
         return out
+
+    def label(self, token: _Token, what: str) -> str:
+        """The text of a quoted name that reaches the outputs (player, strategy, action, information set),
+        refused at its line when :func:`symgame.model.store.check_label` refuses it."""
+        from ..errors import InputError
+        from .store import check_label
+
+        try:
+            return check_label(token.text, what)
+        except InputError as exc:
+            raise self.fail(str(exc), token) from None
 
     def numbers(self) -> list[Fraction]:
         """``{ a, b c }``: numbers separated by commas and/or spaces."""
@@ -170,7 +181,7 @@ def _header(text: str, source: str, word: str, version: str) -> tuple[_Reader, s
     if reader.take("word", what="R or D").text not in ("R", "D"):
         raise reader.fail("expected R or D after the version")
     title = reader.take("str", what="the game's title").text
-    players = tuple(reader.strings())
+    players = tuple(reader.strings("player name"))
     if not 1 <= len(players) <= MAX_PLAYERS:
         raise reader.fail(f"a game needs 1 to {MAX_PLAYERS} players, this one lists {len(players)}")
     return reader, title, players
@@ -254,7 +265,7 @@ def read_nfg(text: str, source: str = "<nfg>") -> StrategicGame:
     strategies: list[tuple[str, ...]] = []
     while not reader.at("punct", "}"):
         if reader.at("punct", "{"):
-            names = reader.strings()
+            names = reader.strings("strategy")
             if not names:
                 raise reader.fail(f"player {len(strategies) + 1} has no strategies")
             strategies.append(tuple(names))
@@ -469,12 +480,12 @@ def _read_node(reader: _Reader, tree: GambitTree) -> TreeNode:
         node.infoset = reader.integer("an information set number")
         key = (node.player, node.infoset)
         if reader.at("str") or reader.at("punct", "{"):
-            name = reader.optional_string()
+            name = reader.label(reader.take("str"), "information set name") if reader.at("str") else ""
             reader.take("punct", "{", what="the actions")
             actions: list[str] = []
             probs: list[Fraction] = []
             while not reader.at("punct", "}"):
-                actions.append(reader.take("str", what="a quoted action or '}'").text)
+                actions.append(reader.label(reader.take("str", what="a quoted action or '}'"), "action"))
                 if kind == "c":
                     probs.append(reader.number("the action's probability"))
             reader.take("punct", "}")

@@ -148,7 +148,8 @@ def tree_from_data(data: Any, source: str = "<tree>") -> TreeFile:
             raise GameFileError(source, f"{place}.infoset", "must name the information set")
         if not isinstance(acts, dict) or not acts:
             raise GameFileError(source, f"{place}.actions", "must map each action to a node")
-        labels = tuple(str(a) for a in acts)
+        _label(str(infoset), source, f"{place}.infoset", "information set name")
+        labels = tuple(_label(str(a), source, f"{place}.actions", "action") for a in acts)
         known = actions_of.setdefault(str(infoset), (index[player], labels))
         if known != (index[player], labels):
             raise GameFileError(source, f"{place}.infoset", f"information set {infoset!r} appears with another "
@@ -185,6 +186,18 @@ def _only(spec: dict, allowed: set[str], source: str, place: str) -> None:
     extra = sorted(str(k) for k in spec if k not in allowed)
     if extra:
         raise GameFileError(source, f"{place}.{extra[0]}", f"unknown key here (allowed: {', '.join(sorted(allowed))})")
+
+
+def _label(text: str, source: str, place: str, what: str) -> str:
+    """A name that reaches the outputs, refused in one line when :func:`symgame.model.store.check_label`
+    refuses it."""
+    from ..errors import InputError
+    from .store import check_label
+
+    try:
+        return check_label(text, what)
+    except InputError as exc:
+        raise GameFileError(source, place, str(exc)) from None
 
 
 def _variable_names(given: Any, actions_of: dict[str, tuple[int, tuple[str, ...]]], parameters: dict[str, sp.Expr],
