@@ -535,17 +535,19 @@ def _check_support_budget(game: NormalFormGame) -> None:
     """Refuse, in one line and at once, a game whose support pairs exceed the parametric engine's budget (the same
     budget as game files: :data:`symgame.model.gamefile.MAX_SUPPORT_PAIRS`), whatever the game came from."""
     from .errors import LimitError
-    from .model.gamefile import MAX_SUPPORT_PAIRS, support_pairs
+    from .model.gamefile import support_budget_problem
 
     rows = len(game.players[0].actions)
     cols = len(game.players[1].actions) if len(game.players) == 2 else 1
-    pairs = support_pairs(rows, cols)
-    if pairs > MAX_SUPPORT_PAIRS:
-        hint = "; `symgame solve FILE --all` / symgame.all_equilibria enumerate a game without parameters " \
-               "(Lemke-Howson beyond vertex enumeration's limit)" if not game.domain.names else ""
-        count = str(pairs) if pairs < 10 ** 12 else f"about {float(pairs):.2e}"
-        raise LimitError(f"a {rows}x{cols} game has {count} support pairs, more than the parametric engine's "
-                         f"budget of {MAX_SUPPORT_PAIRS}{hint}")
+    problem = support_budget_problem(rows, cols)
+    if problem is not None:
+        from math import comb
+
+        from .engine.enummixed import MAX_BASES
+
+        hint = "; `symgame solve FILE --all` / symgame.all_equilibria enumerate it (no parameters)" \
+            if not game.domain.names and comb(rows + cols, rows) <= MAX_BASES else ""
+        raise LimitError(problem + hint)
 
 
 @overload

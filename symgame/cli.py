@@ -556,7 +556,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     try:
         if args.file.suffix.lower() == ".nfg":
-            strategic = load_nfg(args.file)
+            strategic = load_nfg(args.file, _nfg_budget(args.all))
             if len(strategic.players) > 2:
                 return _solve_strategic(args, strategic)
             game = to_normal_form(strategic, str(args.file))
@@ -600,6 +600,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.select != "default":
             print(f"(selection: {args.select})")
     return 0
+
+
+def _nfg_budget(every: bool):
+    """The check of a one- or two-player ``.nfg``'s shape, read from its header before the payoffs: the
+    parametric engine's support budget, or (``--all``) vertex enumeration's limit of candidate bases."""
+    from math import comb
+
+    from .engine.enummixed import MAX_BASES
+    from .model.gamefile import support_budget_problem
+
+    def check(shape: tuple[int, ...]) -> str | None:
+        if len(shape) > 2:
+            return None
+        rows, cols = shape[0], shape[1] if len(shape) == 2 else 1
+        if every:
+            return None if comb(rows + cols, rows) <= MAX_BASES else \
+                f"a {rows}x{cols} game has more than {MAX_BASES} candidate bases for vertex enumeration (--all)"
+        problem = support_budget_problem(rows, cols)
+        hint = " (`symgame solve FILE --all` enumerates it)" if comb(rows + cols, rows) <= MAX_BASES else ""
+        return problem and problem + hint
+    return check
 
 
 def _attempt(args: argparse.Namespace, run: Any) -> tuple[Any, int]:

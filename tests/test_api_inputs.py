@@ -60,6 +60,24 @@ def test_a_game_beyond_the_support_budget_is_refused_at_once():
         symgame.solve(big)
 
 
+@pytest.mark.parametrize("flags, message", [((), "about 10^412 support pairs"),
+                                             (("--all",), "more than 2000000 candidate bases")])
+def test_a_large_nfg_is_refused_from_its_header_before_its_payoffs_are_read(tmp_path, capsys, flags, message):
+    """A 1000x500 .nfg (a million payoffs): one line and exit 2 in well under a second, for the parametric engine
+    and for vertex enumeration; reading the payoffs alone took 4.8 s."""
+    import time
+
+    from symgame.cli import main
+
+    path = tmp_path / "big.nfg"
+    path.write_text('NFG 1 R "big" { "A" "B" } { 1000 500 }\n' + "1 -1 " * 500_000 + "\n")
+    start = time.perf_counter()
+    assert main(["solve", str(path), *flags]) == 2
+    assert time.perf_counter() - start < 1.0
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("suffix", [".nfg", ".efg", ".yaml"])
 def test_device_files_are_read_with_a_cap(tmp_path, suffix, capsys):
     from symgame.cli import main

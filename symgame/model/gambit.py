@@ -36,7 +36,7 @@ from fractions import Fraction
 from itertools import product
 from math import prod
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..errors import InputError, LimitError
 
@@ -67,10 +67,11 @@ class _Token:
     line: int
 
 
-def _tokenize(text: str, source: str) -> list[_Token]:
+def _tokenize(text: str, source: str) -> Iterator[_Token]:
+    """The tokens of ``text``, made as the reader asks for them (a file refused by its header is not scanned
+    to its end)."""
     if len(text) > MAX_BYTES:
         raise GambitError(f"{source}: file larger than {MAX_BYTES} bytes")
-    tokens: list[_Token] = []
     pos, line, end = 0, 1, len(text)
     while pos < end:
         ch = text[pos]
@@ -89,22 +90,32 @@ def _tokenize(text: str, source: str) -> list[_Token]:
             value = re.sub(r"\\(.)", r"\1", value)
         elif kind == "num" and len(value) > MAX_NUMBER_CHARS:
             raise GambitError(f"{source}: line {line}: number longer than {MAX_NUMBER_CHARS} characters")
-        tokens.append(_Token(kind, value, line))
+        yield _Token(kind, value, line)
         line += match.group(0).count("\n")
         pos = match.end()
-    return tokens
 
 
 class _Reader:
-    def __init__(self, tokens: list[_Token], source: str):
-        self.tokens, self.pos, self.source = tokens, 0, source
+    def __init__(self, tokens: Iterable[_Token], source: str):
+        self._stream = iter(tokens)
+        self.tokens: list[_Token] = []
+        self.pos, self.source = 0, source
+
+    def _fill(self) -> None:
+        while len(self.tokens) <= self.pos:
+            token = next(self._stream, None)
+            if token is None:
+                return
+            self.tokens.append(token)
 
     def fail(self, problem: str, token: _Token | None = None) -> GambitError:
+        self._fill()
         if token is None and self.tokens:
             token = self.tokens[min(self.pos, len(self.tokens) - 1)]
         return GambitError(f"{self.source}: line {token.line if token else 1}: {problem}")
 
     def peek(self) -> _Token | None:
+        self._fill()
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
 
     def at(self, kind: str, text: str | None = None) -> bool:
@@ -258,8 +269,14 @@ class StrategicGame:
         return totals.pop() if len(totals) == 1 else None
 
 
-def read_nfg(text: str, source: str = "<nfg>") -> StrategicGame:
-    """Parse ``.nfg`` text (payoff or outcome version)."""
+def read_nfg(text: str, source: str = "<nfg>",
+             check_shape: Callable[[tuple[int, ...]], str | None] | None = None) -> StrategicGame:
+    """Parse ``.nfg`` text (payoff or outcome version).
+
+    ``check_shape``, given the number of strategies of each player as soon as the header is read, returns why
+    the caller cannot take such a game (raised as a :class:`GambitError` before the payoffs are read), or
+    ``None``.
+    """
     reader, title, players = _header(text, source, "NFG", "1")
     reader.take("punct", "{", what="the strategies: '{ { \"a\" \"b\" } ... }' or '{ 2 2 }'")
     strategies: list[tuple[str, ...]] = []
@@ -280,6 +297,9 @@ def read_nfg(text: str, source: str = "<nfg>") -> StrategicGame:
     profiles = prod(len(s) for s in strategies)
     if profiles > MAX_PROFILES:
         raise reader.fail(f"{profiles} pure profiles (more than {MAX_PROFILES})")
+    problem = check_shape(tuple(len(s) for s in strategies)) if check_shape is not None else None
+    if problem:
+        raise reader.fail(problem)
     comment = reader.optional_string()
     n = len(players)
     if reader.at("punct", "{"):                                   # outcome version
@@ -328,10 +348,11 @@ def write_nfg(game: StrategicGame) -> str:
             f"{values}\n")
 
 
-def load_nfg(path: str | Path) -> StrategicGame:
-    """Read a ``.nfg`` file."""
+def load_nfg(path: str | Path,
+             check_shape: Callable[[tuple[int, ...]], str | None] | None = None) -> StrategicGame:
+    """Read a ``.nfg`` file (``check_shape`` as in :func:`read_nfg`)."""
     text, source = _read_text(path)
-    return read_nfg(text, source)
+    return read_nfg(text, source, check_shape)
 
 
 # --------------------------------------------------------------------------- game trees (.efg)

@@ -252,8 +252,30 @@ def _players(spec: Any, source: str) -> list[Player]:
 
 
 def support_pairs(rows: int, cols: int) -> int:
-    """Equal-size support pairs of a ``rows`` x ``cols`` game: what the parametric engine enumerates."""
-    return sum(comb(rows, k) * comb(cols, k) for k in range(1, min(rows, cols) + 1))
+    """Equal-size support pairs of a ``rows`` x ``cols`` game: what the parametric engine enumerates.
+
+    The sum over sizes k of C(rows, k) C(cols, k) is C(rows + cols, rows) - 1 (Vandermonde's identity).
+    """
+    return comb(rows + cols, rows) - 1
+
+
+def support_budget_problem(rows: int, cols: int) -> str | None:
+    """Why a ``rows`` x ``cols`` game is beyond the parametric engine's budget (:data:`MAX_SUPPORT_PAIRS`), or
+    ``None`` when it is within it; the count is written as a power of ten when it is huge.
+
+    Examples
+    --------
+    >>> support_budget_problem(3, 3) is None
+    True
+    >>> support_budget_problem(1000, 1000)
+    "a 1000x1000 game has about 10^600 support pairs, more than the parametric engine's budget of 50000"
+    """
+    pairs = support_pairs(rows, cols)
+    if pairs <= MAX_SUPPORT_PAIRS:
+        return None
+    count = str(pairs) if pairs < 10 ** 12 else f"about 10^{int((pairs.bit_length() - 1) * 0.30103)}"
+    return f"a {rows}x{cols} game has {count} support pairs, more than the parametric engine's budget of " \
+           f"{MAX_SUPPORT_PAIRS}"
 
 
 def _build_game(name: str, domain: Domain, players: list[Player], payoffs: Any, zero_sum: bool,
