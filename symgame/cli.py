@@ -52,8 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
-    solve.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="stop with exit 3 and one line when no result is reached within SECONDS of wall time")
+    _timeout_option(solve)
     solve.add_argument("--all", action="store_true",
                        help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
     solve.add_argument("--select", choices=SELECTIONS, default="default",
@@ -74,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     goof.add_argument("--checkpoint", type=Path, metavar="FOLDER",
                       help="save each finished level in FOLDER and resume from it")
     goof.add_argument("--progress", action="store_true", help="report each level on stderr")
+    _timeout_option(goof)
     guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
     guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
     coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
@@ -103,8 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
     atlas.add_argument("file", type=Path)
     atlas.add_argument("--json", action="store_true", help="print JSON")
-    atlas.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                       help="stop with exit 3 and one line when no result is reached within SECONDS of wall time")
+    _timeout_option(atlas)
     atlas.add_argument("--at", metavar="P=VALUE", help="families valid at one parameter value, with witnesses")
     atlas.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
                        help=f"largest raw case space to enumerate (default {DEFAULT_BUDGET} = 3^14)")
@@ -128,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     dyn.add_argument("--single-population", action="store_true", help="normal-form games: one population "
                      "playing a symmetric game against itself (default: one population per player)")
     dyn.add_argument("--json", action="store_true", help="print JSON")
+    _timeout_option(dyn)
     stab = sub.add_parser("stability", help="stability of every equilibrium family under the gradient dynamics, "
                           "with the parameter symbolic")
     stab.add_argument("file", type=Path)
@@ -137,7 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="local processes for the atlas (default: every core; 1 runs serially)")
     stab.add_argument("--scheduler", metavar="ADDRESS", help=argparse.SUPPRESS)
     stab.add_argument("--json", action="store_true", help="print JSON")
+    _timeout_option(stab)
     return parser
+
+
+def _timeout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="stop with exit 3 and one line when no result is reached within SECONDS of wall time "
+                             "(nothing is written; a checkpoint keeps what was finished)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -152,8 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         status = run_with_deadline(lambda: _run(args), seconds + DEADLINE_GRACE)
         if status is None:
-            print(f"symgame {args.command}: {getattr(args, 'file', '')}: no result within the time limit of "
-                  f"{seconds:g} s", file=sys.stderr)
+            print(f"{_where(args)}: no result within the time limit of {seconds:g} s", file=sys.stderr)
             return EXIT_NO_RESULT
         return status
     return _run(args)
@@ -201,11 +207,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "convert":
             return cmd_convert(args)
         if args.command == "goofspiel":
-            return cmd_goofspiel(args)
+            return _limited(args, cmd_goofspiel)
         if args.command == "dynamics":
-            return cmd_dynamics(args)
+            return _limited(args, cmd_dynamics)
         if args.command == "stability":
-            return cmd_stability(args)
+            return _limited(args, cmd_stability)
         return _limited(args, cmd_solve)
     except StudiesNotFound as exc:
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
@@ -239,8 +245,14 @@ def _limited(args: argparse.Namespace, command: Any) -> int:
         with time_limit(seconds):
             return command(args)
     except TimeLimitError as exc:
-        print(f"symgame {args.command}: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)
+        print(f"{_where(args)}: {exc}", file=sys.stderr)
         return EXIT_NO_RESULT
+
+
+def _where(args: argparse.Namespace) -> str:
+    """``symgame COMMAND: FILE`` (the file only for commands that read one)."""
+    file = getattr(args, "file", None)
+    return f"symgame {args.command}" + (f": {file}" if file is not None else "")
 
 
 def cmd_list() -> int:

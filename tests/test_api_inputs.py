@@ -138,6 +138,19 @@ def test_timeout_stops_a_long_solve_with_exit_3_and_one_line(tmp_path):
     assert _symgame("solve", "examples/rps_variant.yaml", "--timeout", "-1").returncode == 2
 
 
+@pytest.mark.parametrize("command, line", [
+    (("goofspiel", "--cards", "9"), "symgame goofspiel: no result within the time limit of 1 s"),
+    (("stability", "examples/billingham.yaml"), "symgame stability: examples/billingham.yaml: no result"),
+])
+def test_every_long_command_takes_a_timeout(command, line):
+    import time
+
+    start = time.monotonic()
+    done = _symgame(*command, "--timeout", "1", timeout=60)
+    assert done.returncode == 3 and done.stderr.strip() == done.stderr.strip().splitlines()[0]
+    assert line in done.stderr and time.monotonic() - start < 15
+
+
 def test_timeout_in_the_api_raises_a_time_limit_error():
     from symgame.errors import TimeLimitError
 
