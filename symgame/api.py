@@ -301,6 +301,8 @@ class Solution:
     True
     >>> "documentclass" in sol.to_latex()
     True
+    >>> sol
+    Solution('game', rules=1, branches=1, certificate='proved', parameters=('a',))
     """
 
     analysis: GameAnalysis
@@ -357,6 +359,27 @@ class Solution:
     def all_equilibria(self) -> tuple | None:
         """With ``select="all"``: rules (first match) whose ``branches`` are every equilibrium branch valid there."""
         return self.analysis.derivation.all_equilibria
+
+    def __repr__(self) -> str:
+        status = self.analysis.certificate.status.value
+        return (f"Solution({self.game.name!r}, rules={len(self.pdl.rules)}, branches={len(self.branches)}, "
+                f"certificate={ {'true': 'proved', 'false': 'refuted'}.get(status, 'undecided')!r}, "
+                f"parameters={tuple(self.game.domain.names)!r})")
+
+    def _repr_markdown_(self) -> str:
+        """What a notebook shows: the decision list, how it was checked, and where the rest is."""
+        from .model.markup import markdown_text
+
+        status = self.analysis.certificate.status.value
+        proof = {"true": "proved on the whole domain", "false": "REFUTED somewhere in the domain"}.get(
+            status, "undecided on part of the domain")
+        checks = self.crosscheck.checks
+        exact = sum(check.exact_nash for check in checks)
+        return (f"**{markdown_text(self.game.name)}**: {len(self.branches)} equilibrium branches derived; the "
+                f"decision list (selection `{self.selection}`) is {proof} (z3), exact regret 0 at {exact} of "
+                f"{len(checks)} sample points\n\n{self.pdl.to_markdown()}\n\n"
+                "`solve(game, select='all').render_all()` lists every equilibrium by region; "
+                "`.to_markdown()` gives the full summary.")
 
     def render_all(self) -> str:
         """Text of :attr:`all_equilibria`: for each region, every equilibrium valid there."""
@@ -688,7 +711,7 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
     }
 
 
-def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]:
+def tree_equilibria_json(path: str | Path, every: bool = True, strict: bool = False) -> dict[str, Any]:
     """Every equilibrium of a Gambit game tree (any sum), through its strategic form.
 
     A tree of one or three or more players gives :func:`strategic_equilibria_json` (support enumeration on
@@ -705,15 +728,28 @@ def tree_equilibria_json(path: str | Path, every: bool = True) -> dict[str, Any]
     ``complete`` is false. With ``every=False``, or when the strategic form is too large to build at all, a
     two-player tree with perfect recall gets one equilibrium from Lemke's algorithm on its sequence form
     (:mod:`symgame.engine.sequence_lcp`: linear in the size of the tree), given as behaviour strategies.
+
+    Chance probabilities written as floating-point decimals are read as the fractions they stand for unless
+    ``strict`` (:func:`symgame.model.gambit.read_efg`); ``chance_from_decimals`` then says how many chance
+    information sets were read so.
     """
-    from .engine.enummixed import enummixed_solve
-    from .errors import LimitError
-    from .model.gambit import GambitError, GambitLimitError, load_efg, tree_to_strategic
+    from .model.gambit import GambitError, load_efg
 
     try:
-        tree = load_efg(path)
+        tree = load_efg(path, strict)
     except GambitError as exc:
         raise InputError(str(exc)) from None
+    data = _tree_equilibria_of(tree, path, every)
+    if tree.decimal_chance:
+        data["chance_from_decimals"] = tree.decimal_chance
+    return data
+
+
+def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
+    from .engine.enummixed import enummixed_solve
+    from .errors import LimitError
+    from .model.gambit import GambitLimitError, tree_to_strategic
+
     two_player_recall = len(tree.players) == 2 and tree.imperfect_recall() is None
     if two_player_recall and not every:
         return sequence_lcp_json(tree)

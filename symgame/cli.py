@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ._studies import StudiesNotFound
-from .errors import SymgameError
+from .errors import InputError, SymgameError
 
 EXIT_INPUT = 2
 EXIT_OUTPUT = 4             # an output that cannot be written (a folder that is a file, read-only, a full disk)
@@ -25,7 +25,10 @@ DEFAULT_BUDGET = 3 ** 14
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ._version import __version__
+
     parser = argparse.ArgumentParser(prog="symgame", description="Symbolic equilibria of parametrized games.")
+    parser.add_argument("--version", action="version", version=f"symgame {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the games of the library")
     derive = sub.add_parser("derive", help="derive, verify and export a library game")
@@ -53,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
     fmt.add_argument("--markdown", action="store_true", help="print a Markdown summary")
     _timeout_option(solve)
+    solve.add_argument("--strict", action="store_true",
+                       help=".efg: refuse chance probabilities that do not sum to 1 exactly as written (default: "
+                            "floating-point decimals such as 0.3333333333333333 are read as the fractions they "
+                            "stand for, and the output says so)")
     solve.add_argument("--all", action="store_true",
                        help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
     solve.add_argument("--select", choices=SELECTIONS, default="default",
@@ -531,7 +538,7 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
     from .verify.best_response import certify_value
 
     try:
-        game = load_efg(args.file)
+        game = load_efg(args.file, args.strict)
     except EfgError as exc:
         if "zero-sum (or constant-sum)" in str(exc):      # general sum: one equilibrium by Lemke-Howson
             return _solve_all_tree(args, every=False)
@@ -542,18 +549,22 @@ def cmd_solve_efg(args: argparse.Namespace) -> int:
     form = build_sequence_form(game)
     certificate = certify_value(form, solve_sequence_form(form).plans)
     lower, upper = certificate.lower + game.offset, certificate.upper + game.offset
-    result = {
+    result: dict[str, Any] = {
         "game": game.name, "players": list(game.players),
         "value": str(lower) if certificate.certified else None,
         "bounds": [str(lower), str(upper)], "certified": certificate.certified,
         "strategies": {name: {infoset: {a: str(p) for a, p in probs.items()} for infoset, probs in beh.items()}
                        for name, beh in zip(game.players, certificate.behaviours)},
     }
+    if game.decimal_chance:
+        result["chance_from_decimals"] = game.decimal_chance
     if args.json:
         sys.stdout.write(dumps(result))
     else:
         status = "certified" if certificate.certified else "NOT certified (bounds differ)"
         print(f"{game.name}: value for {game.players[0]} in [{lower}, {upper}], {status}")
+        if game.decimal_chance:
+            print(_decimal_note(game.decimal_chance))
     return 0 if certificate.certified else EXIT_NO_RESULT
 
 
@@ -675,13 +686,18 @@ def cmd_solve_tree(args: argparse.Namespace) -> int:
     return 0
 
 
+def _decimal_note(count: int) -> str:
+    return (f"(chance probabilities of {count} information set{'s' if count > 1 else ''} were floating-point "
+            "decimals that do not sum to 1; read as the fractions they stand for; --strict refuses them)")
+
+
 def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
     from .api import tree_equilibria_json
     from .errors import InputError, LimitError, NoResultError
     from .export.documents import dumps
 
     try:
-        data = tree_equilibria_json(args.file, every)
+        data = tree_equilibria_json(args.file, every, getattr(args, "strict", False))
     except LimitError as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -694,6 +710,8 @@ def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
     if args.json:
         sys.stdout.write(dumps(data))
         return 0
+    if data.get("chance_from_decimals"):
+        print(_decimal_note(data["chance_from_decimals"]))
     if "families" in data:
         _print_enumpoly(data)
         return 0
@@ -818,7 +836,7 @@ def cmd_guts_coalition(args: argparse.Namespace) -> int:
     try:
         r = (coalitions.solve_fine_pseudo_bloc(args.opponents, args.mesh, args.weenie) if lazy else
              coalitions.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc))
-    except ValueError as exc:
+    except InputError as exc:
         print(f"symgame guts: {exc}", file=sys.stderr)
         return EXIT_INPUT
     data = {
@@ -860,7 +878,7 @@ def cmd_guts_team(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     try:
         r = coalitions.solve_team_game(args.team, args.opponents, args.mesh, args.weenie)
-    except ValueError as exc:
+    except InputError as exc:
         print(f"symgame guts team: {exc}", file=sys.stderr)
         return EXIT_INPUT
     data = {
@@ -1133,7 +1151,7 @@ def _replicator_cli(args: argparse.Namespace, game) -> int:
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    except ValueError as exc:
+    except InputError as exc:
         print(f"symgame: {args.file}: {exc}", file=sys.stderr)
         return EXIT_INPUT
     final = {p: dict(zip(game.strategies[i], (float(v) for v in run.states[i][-1]))) for i, p in enumerate(players)}

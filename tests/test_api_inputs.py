@@ -182,7 +182,8 @@ def test_markdown_text_round_trips_through_commonmark_escapes():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from symgame.export.documents import _MARKDOWN_ACTIVE, markdown_text
+    from symgame.model.markup import MARKDOWN_ACTIVE as _MARKDOWN_ACTIVE
+    from symgame.model.markup import markdown_text
 
     @settings(derandomize=True, max_examples=300, deadline=None)
     @given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P", "S", "Zs"))))

@@ -1,5 +1,6 @@
 """Gambit .efg export and import: round trips, solving through the CLI, clear errors."""
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -260,3 +261,44 @@ def test_a_tree_too_large_for_its_strategic_form_is_solved_on_its_sequence_form(
     # door k (information set 1:k+1) hides a win on "L" when k is even: player 1 always guesses right
     assert eq["behaviour"]["P1"] == {f"1:{k + 1}": {"L": "1" if k % 2 == 0 else "0", "R": "0" if k % 2 == 0 else "1"}
                                      for k in range(17)}
+
+
+def _openspiel_style_kuhn(tmp_path):
+    """3-card Kuhn poker as OpenSpiel's exporter writes it: chance probabilities as repr(float) decimals that
+    do not sum to 1 (1/6 as 0.16666666666666666) and every information set left unnamed."""
+    import re
+
+    from symgame.games.kuhn import build_game
+    from symgame.model.efg import write_efg
+
+    text = write_efg(build_game(3)).replace(" 1/6", " " + repr(1 / 6))
+    text = re.sub(r'^p "" (\d+) (\d+) "[^"]*" \{', r'p "" \1 \2 "" {', text, flags=re.M)
+    path = tmp_path / "kuhn_poker.efg"
+    path.write_text(text)
+    return path
+
+
+def test_openspiel_decimal_chance_probabilities_are_read_as_fractions_and_said(tmp_path, capsys):
+    from symgame.cli import main
+
+    path = _openspiel_style_kuhn(tmp_path)
+    assert sum([Fraction(repr(1 / 6))] * 6) != 1
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "-1/18" and data["certified"] and data["chance_from_decimals"] == 1
+    assert main(["solve", str(path)]) == 0
+    assert "read as the fractions they stand for" in capsys.readouterr().out
+    assert main(["solve", str(path), "--strict"]) == 2
+    err = capsys.readouterr().err
+    assert "sum to 1 exactly" in err and len(err.strip().splitlines()) == 1
+
+
+def test_decimals_that_stand_for_no_distribution_are_refused(tmp_path, capsys):
+    from symgame.cli import main
+
+    path = tmp_path / "bad.efg"
+    path.write_text('EFG 2 R "g" { "A" "B" } ""\nc "" 1 "" { "x" 0.3 "y" 0.3 "z" 0.3 } 0\n'
+                    't "" 1 "" { 1, -1 }\nt "" 2 "" { -1, 1 }\nt "" 3 "" { 0, 0 }\n')
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "they do not sum to 1 either" in err and "line 2" in err

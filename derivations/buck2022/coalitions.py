@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from symgame.errors import LimitError
+from symgame.errors import InputError, LimitError
 from symgame.games.guts import alpha_numeric, beta_numeric, mesh_alpha_beta
 
 if TYPE_CHECKING:      # annotations only: the module loads python-flint
@@ -150,7 +150,7 @@ class LazyPseudoBlocGame(LazyCoalitionGame):
 
     def __init__(self, opponents: int, mesh: int, weenie: bool = False, block: int = 200_000):
         if opponents < 2:
-            raise ValueError("the lazy pseudo-bloc game needs N >= 2 (N = 1 has only M columns)")
+            raise InputError("the lazy pseudo-bloc game needs N >= 2 (N = 1 has only M columns)")
         super().__init__(opponents, mesh, weenie, block)
 
     @property
@@ -334,7 +334,7 @@ def team_game(team: int, opponents: int, mesh: int, weenie: bool = False) -> Tea
     """The m v k team game on the mesh 0, 1/(M-1), ..., 1 (every multiset of thresholds on both sides)."""
     rows, cols = _multisets(team, mesh), _multisets(opponents, mesh)
     if max(len(rows), len(cols)) > MAX_TEAM_STRATEGIES:
-        raise ValueError(f"the {team} v {opponents} game on {mesh} mesh points has {len(rows)} x {len(cols)} team "
+        raise InputError(f"the {team} v {opponents} game on {mesh} mesh points has {len(rows)} x {len(cols)} team "
                          f"strategies (more than {MAX_TEAM_STRATEGIES} per side); use a smaller mesh")
     A, B = np.empty((len(rows), len(cols))), np.empty((len(rows), len(cols)))
     for start in range(0, len(rows), 256):

@@ -397,10 +397,9 @@ def fit_values(rows: Sequence[TableRow]) -> Fit:
 
 def plot_values(plot: dict, path: Path) -> Path:
     """Coalition value against N (``plot``: ``n``, ``values`` and the ``fit`` parameters, from the table part)."""
-    import matplotlib
+    from symgame.export.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     n, values, fit = plot["n"], plot["values"], Fit(*plot["fit"])
     fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)
@@ -419,10 +418,9 @@ def plot_values(plot: dict, path: Path) -> Path:
 
 def plot_weenie_surface(path: Path, steps: int = 201) -> Path:
     """Figure 4 analogue: α_W(1/sqrt(3), p2, p3) over the opponents' square (its minimum 0 at p2 = p3 = p*)."""
-    import matplotlib
+    from symgame.export.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     grid = np.linspace(0.0, 1.0, steps)
     p2, p3 = np.meshgrid(grid, grid, indexing="ij")
@@ -463,10 +461,9 @@ def fictitious_play_lines() -> tuple[list[str], dict]:
 
 
 def plot_fictitious_play(plot: dict, path: Path) -> Path:
-    import matplotlib
+    from symgame.export.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     gaps, plays = np.array(plot["gaps"]), np.array(plot["plays"])
     steps = np.arange(1, len(gaps) + 1)

@@ -342,10 +342,9 @@ def cheatsheet_tex(study: GoofspielStudy, five: dict) -> str:
 
 def heatmap(part: dict, path: Path, title: str) -> Path:
     """The first-move table as a picture, like the paper's Tables 1-2: rows bets, columns upcards."""
-    import matplotlib
+    from symgame.export.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     n = part["cards"]
     grid = [[float(prob(part["first_move"][str(c)][str(bet)])) for c in range(1, n + 1)] for bet in range(1, n + 1)]

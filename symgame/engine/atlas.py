@@ -32,6 +32,7 @@ import z3
 
 from ..errors import LimitError, SymgameError
 from ..model.decide import Decision
+from ..model.markup import MarkdownDisplay
 from ..model.polygame import PolynomialGame
 from .casesplit import CaseSearch, SearchTask, Structure, detect_structure, parameter_pieces, total_cases
 from .parametric import CaseBranch, fixed_values, solve_case
@@ -99,7 +100,7 @@ class AtlasStats:
 
 
 @dataclass(frozen=True)
-class Atlas:
+class Atlas(MarkdownDisplay):
     """Equilibrium families of a one-parameter polynomial game with their exact ranges.
 
     ``complete`` is true when the families come from the exhaustive case search (:func:`build_atlas`: every
@@ -114,6 +115,29 @@ class Atlas:
     verdicts: tuple[CaseVerdict, ...]
     stats: AtlasStats
     complete: bool = True
+
+    def __repr__(self) -> str:
+        return (f"Atlas({self.game.name!r}, families={len(self.families)}, "
+                f"parameter={self.game.parameter_names[0]!r}, complete={self.complete})")
+
+    def to_markdown(self) -> str:
+        """Each family with its leaders' formulas and its exact range, in Markdown; a notebook shows it.
+        """
+        from ..model.markup import markdown_text
+
+        name = self.game.parameter_names[0]
+        count = len(self.families)
+        lines = [f"**{markdown_text(self.game.name)}**: {count} equilibrium {'family' if count == 1 else 'families'} "
+                 + ("(every equilibrium at every parameter value lies in one)" if self.complete else
+                    "(from numerically found equilibria; the list may miss some)"), "",
+                 f"| family | leaders | range of {name} |", "|---|---|---|"]
+        for family in self.families:
+            leaders = ", ".join(f"`{x} = {sp.sstr(v, order='lex')}`" for x, v in family.leaders) or "—"
+            ranges = "; ".join(iv.text(name) for iv in family.intervals)
+            lines.append(f"| {family.ident}{' (continuum)' if family.continuum else ''} | {leaders} | {ranges} |")
+        if self.unsolved:
+            lines += ["", f"{len(self.unsolved)} cases unsolved (see `.unsolved`)."]
+        return "\n".join(lines)
 
     @property
     def unsolved(self) -> list[str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
 import sympy as sp
 import z3
@@ -63,6 +63,17 @@ class ParamInterval:
     @property
     def is_point(self) -> bool:
         return self.upper is not None and self.upper == self.lower
+
+    def text(self, name: str = "P", show: Callable[[sp.Expr], str] | None = None, le: str = "<=") -> str:
+        """``2 < P <= 3/2 + sqrt(23)/2``, ``P = 3`` or ``1 <= P`` (``show`` writes an end; default: sympy's
+        ``sstr`` in lexicographic order; ``le`` is the sign for a closed end)."""
+        shown = show or (lambda e: sp.sstr(e, order="lex"))
+        if self.is_point:
+            return f"{name} = {shown(self.lower.value)}"
+        lo = f"{shown(self.lower.value)} {le if self.lower_closed else '<'} {name}"
+        if self.upper is None:
+            return lo
+        return f"{lo} {le if self.upper_closed else '<'} {shown(self.upper.value)}"
 
     def contains(self, value: Fraction) -> bool:
         lo = _compare(value, self.lower)

@@ -46,6 +46,7 @@ import sympy as sp
 import z3
 from sympy.polys.matrices import DomainMatrix
 
+from ..errors import InputError, NoResultError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 from .atlas import Atlas, Family, SolvedBranch, branch_witness
@@ -56,8 +57,8 @@ LAM = sp.Symbol("lam")
 _PREC = 320
 
 
-class StabilityError(ValueError):
-    """A family whose Jacobian the analysis cannot handle (more than one square root)."""
+class StabilityError(NoResultError, ValueError):
+    """A family whose Jacobian the analysis cannot handle (more than one square root): no result, not bad input."""
 
 
 # --------------------------------------------------------------------------- the dynamics
@@ -70,7 +71,7 @@ def rates_for(game: PolynomialGame, rates: dict[str, object] | None = None) -> d
             raise KeyError(f"no variable {name!r} in the game (variables: {', '.join(game.variables)})")
         k = sp.Rational(str(value))
         if k <= 0:
-            raise ValueError(f"rate of {name} must be positive, got {value}")
+            raise InputError(f"rate of {name} must be positive, got {value}")
         out[name] = k
     return out
 
@@ -687,7 +688,7 @@ def replicator_field(game, single_population: bool = False) -> tuple[list[sp.Sym
 def _check_symmetric(game) -> None:
     if len(game.shape) != 2 or game.shape[0] != game.shape[1] or any(
             game.payoff((i, j))[0] != game.payoff((j, i))[1] for i in range(game.shape[0]) for j in range(game.shape[1])):
-        raise ValueError(f"{game.title}: one population needs a symmetric two-player game (B = A^T)")
+        raise InputError(f"{game.title}: one population needs a symmetric two-player game (B = A^T)")
 
 
 def replicator_configuration(game, profile: Sequence[Sequence[Fraction]],
@@ -703,7 +704,7 @@ def replicator_configuration(game, profile: Sequence[Sequence[Fraction]],
         for a in range(1, len(probs)):
             at[sp.Symbol(f"x_{i}_{a}")] = sp.Rational(probs[a].numerator, probs[a].denominator)
     if any(sp.simplify(f.subs(at)) != 0 for f in field_):
-        raise ValueError("not a rest point of the replicator dynamics")
+        raise InputError("not a rest point of the replicator dynamics")
     J = sp.Matrix(field_).jacobian(symbols).subs(at)
     out = NONE
     for f, m in sp.factor_list(J.charpoly(LAM).as_expr(), LAM)[1]:

@@ -23,7 +23,7 @@ from ..verify.atlasreport import AtlasAnalysis, decision_word
 from ..verify.printed import family_point_value
 from .documents import dumps, markdown_text
 from .latex import _ENV, PdfResult, compile_pdf, escape
-from .plots import save_png
+from .plots import pyplot, save_png
 
 APPROX_DIGITS = 6
 _LE = r"\le"
@@ -178,20 +178,11 @@ def interval_json(iv: ParamInterval) -> dict[str, Any]:
 
 
 def interval_text(iv: ParamInterval, name: str = "P") -> str:
-    return _interval(iv, name, _text, "<=")
+    return iv.text(name, _text, "<=")
 
 
 def interval_latex(iv: ParamInterval, name: str = "P") -> str:
-    return _interval(iv, name, sp.latex, _LE)
-
-
-def _interval(iv: ParamInterval, name: str, show, le: str) -> str:
-    if iv.is_point:
-        return f"{name} = {show(iv.lower.value)}"
-    lo = f"{show(iv.lower.value)} {le if iv.lower_closed else '<'} {name}"
-    if iv.upper is None:
-        return lo
-    return f"{lo} {le if iv.upper_closed else '<'} {show(iv.upper.value)}"
+    return iv.text(name, sp.latex, _LE)
 
 
 # --------------------------------------------------------------------------- JSON
@@ -592,11 +583,7 @@ def _grid(iv: ParamInterval, hi: float) -> list[float]:
 
 
 def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+    return pyplot()
 
 
 def _save(plt, fig, path: Path) -> Path:

@@ -5,7 +5,7 @@ Everything here is a pure function of the analysis: same input, same bytes.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import sympy as sp
 
@@ -14,7 +14,8 @@ from ..engine.derive import Derivation
 from ..games.analysis import ClaimResult, GameAnalysis
 from ..model.decide import Decision
 from ..model.exprtree import to_tree
-from ..model.game import NormalFormGame, Player
+from ..model.game import NormalFormGame
+from ..model.markup import markdown_text
 from ..model.pdl import PDL
 from ..verify.certify import Certificate, RationalFunctions
 from ..verify.compare import Counterexample
@@ -238,50 +239,9 @@ def dumps(data: Any) -> str:
 # ---------------------------------------------------------------------------
 # Markdown
 # ---------------------------------------------------------------------------
-_MARKDOWN_ACTIVE = frozenset("\\`*_[]<>|&~#!")
-
-
-def markdown_text(text: str) -> str:
-    """``text`` with every character Markdown or HTML would act on backslash-escaped (CommonMark escapes).
-
-    Names of players, actions and games come from users' files; in a Markdown summary ``<script>``,
-    ``[x](javascript:...)`` or a ``|`` inside a table cell would otherwise be read as markup. Letters,
-    digits, spaces and the other punctuation pass unchanged.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> print(markdown_text("[x](javascript:alert(1)) <script> a|b"))
-    \\[x\\](javascript:alert(1)) \\<script\\> a\\|b
-    >>> markdown_text("Player 1")
-    'Player 1'
-    """
-    return "".join("\\" + ch if ch in _MARKDOWN_ACTIVE else ch for ch in text)
-
-
-def markdown_players(players: Sequence[Player]) -> tuple[Player, ...]:
-    """The players with their names and actions through :func:`markdown_text`."""
-    return tuple(Player(markdown_text(p.name), tuple(markdown_text(a) for a in p.actions)) for p in players)
-
-
 def pdl_markdown(pdl: PDL) -> str:
-    lines = []
-    players = markdown_players(pdl.players)
-    for k, rule in enumerate(pdl.rules):
-        action = rule.profile.describe(players)
-        if k == len(pdl.rules) - 1:
-            lines.append(f"{k + 1}. {'Else' if k else 'Always'}: {action}")
-        else:
-            cond = f"`{rule.condition_text}`"
-            lines.append(f"{k + 1}. {'If' if k == 0 else 'Else if'} {cond}: {action}")
-    return "\n".join(lines)
+    """The decision list as a numbered Markdown list (:meth:`symgame.model.pdl.PDL.to_markdown`)."""
+    return pdl.to_markdown()
 
 
 _MARKDOWN = None

@@ -9,6 +9,30 @@ import numpy as np
 from ..model.pdl import PDL
 from ..model.store import write_atomic
 
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` for writing PNG files, without taking a notebook's or a user's backend away.
+
+    In a fresh process with no backend chosen (no ``MPLBACKEND``, pyplot not yet imported) the
+    non-interactive Agg backend is selected, so no window opens; where pyplot is already in use (a notebook's
+    inline backend) or a backend was chosen, it is left alone. Figures are closed after saving.
+
+    Returns
+    -------
+    module
+        ``matplotlib.pyplot``.
+    """
+    import os
+    import sys
+
+    import matplotlib
+
+    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 _COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
             "#ff9da7", "#9c755f", "#bab0ac"]
 
@@ -23,10 +47,6 @@ def plot_rule_regions(pdl: PDL, path: Path, title: str, resolution: int = 401) -
     params = pdl.domain.parameters
     if len(params) != 2 or not all(p.lower.is_finite and p.upper.is_finite for p in params):
         return None
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
@@ -36,6 +56,7 @@ def plot_rule_regions(pdl: PDL, path: Path, title: str, resolution: int = 401) -
     gx, gy = np.meshgrid(xs, ys)
     chosen = pdl.select_numeric({px.name: gx.ravel(), py.name: gy.ravel()}).reshape(gx.shape)
     colours = ListedColormap([_COLOURS[k % len(_COLOURS)] for k in range(len(pdl.rules))])
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 5.2), dpi=100)
     ax.imshow(chosen, origin="lower", extent=(xs[0], xs[-1], ys[0], ys[-1]), cmap=colours,
               vmin=-0.5, vmax=len(pdl.rules) - 0.5, interpolation="nearest", aspect="auto")

@@ -100,7 +100,8 @@ def zero_sum_tree(tree: gambit.GambitTree, source: str) -> ExtensiveGame:
             built[index] = DecisionNode(node.player - 1, keys[(node.player, node.infoset)],
                                         tuple(zip(info.actions, children)))
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", tree.title).strip("_") or "efg_game"
-    return ExtensiveGame(name, (tree.players[0], tree.players[1]), built[0], tree.comment, offset=shift)
+    return ExtensiveGame(name, (tree.players[0], tree.players[1]), built[0], tree.comment, offset=shift,
+                         decimal_chance=tree.decimal_chance)
 
 
 def _infoset_keys(tree: gambit.GambitTree) -> dict[tuple[int, int], str]:
@@ -113,7 +114,8 @@ def _infoset_keys(tree: gambit.GambitTree) -> dict[tuple[int, int], str]:
             for key, info in tree.infosets.items() if key[0]}
 
 
-def load_efg(path: str | Path) -> ExtensiveGame:
-    """Read a .efg file into a two-player zero-sum tree (see :func:`read_efg`)."""
-    tree = gambit.load_efg(path)
+def load_efg(path: str | Path, strict: bool = False) -> ExtensiveGame:
+    """Read a .efg file into a two-player zero-sum tree (see :func:`read_efg`; ``strict`` as in
+    :func:`symgame.model.gambit.read_efg`)."""
+    tree = gambit.load_efg(path, strict)
     return zero_sum_tree(tree, str(path))

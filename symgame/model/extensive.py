@@ -65,3 +65,6 @@ class ExtensiveGame:
     #: Added to player 0's :class:`Terminal` payoffs to get the game's own units (a constant-sum game read
     #: from a file is solved as the zero-sum game shifted by half its total).
     offset: Fraction = Fraction(0)
+    #: Chance information sets whose floating-point decimals were read as fractions (see
+    #: :func:`symgame.model.gambit.read_efg`); 0 for a tree built in Python or read as written.
+    decimal_chance: int = 0

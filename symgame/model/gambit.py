@@ -100,6 +100,7 @@ class _Reader:
         self._stream = iter(tokens)
         self.tokens: list[_Token] = []
         self.pos, self.source = 0, source
+        self.strict = False
 
     def _fill(self) -> None:
         while len(self.tokens) <= self.pos:
@@ -405,6 +406,10 @@ class GambitTree:
     infosets: dict[tuple[int, int], Infoset]
     outcomes: dict[int, tuple[str, tuple[Fraction, ...]]]
     comment: str = ""
+    #: Chance information sets whose probabilities were written as floating-point decimals that do not sum to
+    #: 1 (OpenSpiel's exporter writes 1/3 as 0.3333333333333333) and were read as the simplest fractions the
+    #: floats stand for (:func:`float_fraction`); 0 when every probability was read as written.
+    decimal_chance: int = 0
 
     def leaves(self) -> list[Leaf]:
         """Every leaf in pre-order with its path, chance probability and accumulated payoffs (iterative)."""
@@ -453,11 +458,73 @@ def _own_moves(tree: GambitTree):
             stack.append((node.children[k], path + ((node.player, node.infoset, k),)))
 
 
-def read_efg(text: str, source: str = "<efg>") -> GambitTree:
-    """Parse ``.efg`` text (format version 2)."""
+#: How many units in the last place of a double a decimal probability may be off the fraction it stands for.
+ULPS = 4
+
+
+def float_fraction(text: str) -> Fraction:
+    """The simplest fraction (least denominator) that rounds to the same double as the decimal ``text``.
+
+    Exporters that write probabilities with ``repr(float)`` turn 1/3 into ``0.3333333333333333``; the
+    fraction meant is the simplest one within :data:`ULPS` units in the last place of that double on each side
+    (a float computed as ``1 - 0.3`` is one unit off 7/10), found by the continued-fraction (Stern-Brocot)
+    descent. The caller checks that the fractions of a chance node sum to exactly 1.
+
+    Parameters
+    ----------
+    text : str
+        A decimal as written in the file.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> float_fraction("0.3333333333333333"), float_fraction("0.1"), float_fraction("0.7000000000000001")
+    (Fraction(1, 3), Fraction(1, 10), Fraction(7, 10))
+    >>> float_fraction("0.019230769230769232")
+    Fraction(1, 52)
+    """
+    import math
+
+    value = float(text)
+    if not math.isfinite(value) or value == 0:
+        return Fraction(value) if math.isfinite(value) else Fraction(text)
+    width = Fraction(math.ulp(value)) * ULPS
+    centre = Fraction(value)
+    return _simplest_between(max(Fraction(0), centre - width), centre + width)
+
+
+def _simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
+    """The fraction of least denominator in the closed interval ``[lo, hi]`` (``0 <= lo <= hi``): an integer if
+    one lies inside, else ``floor + 1/y`` with ``y`` the simplest in the reciprocal interval (iterative)."""
+    terms: list[int] = []
+    while True:
+        ceil = -((-lo.numerator) // lo.denominator)
+        if ceil <= hi:
+            value = Fraction(ceil)
+            break
+        floor = ceil - 1
+        terms.append(floor)
+        lo, hi = 1 / (hi - floor), 1 / (lo - floor)
+    for floor in reversed(terms):
+        value = floor + 1 / value
+    return value
+
+
+def read_efg(text: str, source: str = "<efg>", strict: bool = False) -> GambitTree:
+    """Parse ``.efg`` text (format version 2).
+
+    Chance probabilities must be non-negative and sum to 1 exactly. Unless ``strict``, probabilities written
+    as floating-point decimals that miss 1 by rounding are read as the fractions the floats stand for
+    (:func:`float_fraction`), when those sum to exactly 1; :attr:`GambitTree.decimal_chance` counts the
+    information sets read so.
+    """
     reader, title, players = _header(text, source, "EFG", "2")
     comment = reader.optional_string()
     tree = GambitTree(title, players, [], {}, {}, comment)
+    reader.strict = strict
     # pre-order: a stack of (parent index) with the number of children still to read
     pending: list[list[int]] = []          # [node index, children still expected]
     while True:
@@ -505,16 +572,25 @@ def _read_node(reader: _Reader, tree: GambitTree) -> TreeNode:
             reader.take("punct", "{", what="the actions")
             actions: list[str] = []
             probs: list[Fraction] = []
+            written: list[str] = []
             while not reader.at("punct", "}"):
                 actions.append(reader.label(reader.take("str", what="a quoted action or '}'"), "action"))
                 if kind == "c":
+                    written.append(reader.peek().text if reader.at("num") else "")   # type: ignore[union-attr]
                     probs.append(reader.number("the action's probability"))
             reader.take("punct", "}")
             if not actions:
                 raise reader.fail("a move needs at least one action")
+            if kind == "c" and not any(p < 0 for p in probs) and sum(probs) != 1 and not reader.strict:
+                meant = [float_fraction(w) if re.search(r"[.eE]", w) else p for w, p in zip(written, probs)]
+                if sum(meant) == 1:
+                    probs = meant
+                    tree.decimal_chance += 1
             if kind == "c" and (any(p < 0 for p in probs) or sum(probs) != 1):
+                hint = "" if reader.strict else \
+                    "; read as the fractions their floating-point values stand for, they do not sum to 1 either"
                 raise reader.fail(f"chance probabilities of information set {node.infoset} must be non-negative "
-                                  f"and sum to 1 exactly (they sum to {sum(probs)})")
+                                  f"and sum to 1 exactly (they sum to {sum(probs)}{hint})")
             info = Infoset(node.player, node.infoset, name, tuple(actions), tuple(probs))
             known = tree.infosets.get(key)
             if known is not None and (known.actions != info.actions or known.probs != info.probs):
@@ -580,10 +656,10 @@ def write_efg(tree: GambitTree) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_efg(path: str | Path) -> GambitTree:
-    """Read a ``.efg`` file."""
+def load_efg(path: str | Path, strict: bool = False) -> GambitTree:
+    """Read a ``.efg`` file (``strict`` as in :func:`read_efg`)."""
     text, source = _read_text(path)
-    return read_efg(text, source)
+    return read_efg(text, source, strict)
 
 
 def load_gambit(path: str | Path) -> StrategicGame | GambitTree:

@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from .expr import compile_exact, raw_point, to_fraction
+from .markup import MarkdownDisplay
 from .region import Domain
 
 
@@ -34,7 +35,7 @@ class Player:
 
 
 @dataclass(frozen=True)
-class NormalFormGame:
+class NormalFormGame(MarkdownDisplay):
     """A parametrized normal-form game with one or two players.
 
     Attributes
@@ -95,6 +96,58 @@ class NormalFormGame:
         """Build a one-player decision problem with one payoff per action."""
         matrix = sp.ImmutableMatrix([[p] for p in payoffs])
         return cls(name, domain, (player,), (matrix,), False, description)
+
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        return (f"NormalFormGame({self.name!r}, {rows}x{cols}, players={tuple(p.name for p in self.players)!r}, "
+                f"parameters={tuple(self.domain.names)!r}, zero_sum={self.zero_sum})")
+
+    def to_markdown(self) -> str:
+        """The payoff table in Markdown (the row player's payoff first; one entry when zero-sum), names escaped;
+        a notebook shows it.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from symgame.model.region import Domain
+        >>> game = NormalFormGame.two_player("pennies", Domain(()), [Player("Row", ("H", "T")),
+        ...                                  Player("Col", ("H", "T"))], [[1, -1], [-1, 1]])
+        >>> print(game.to_markdown())
+        **pennies** (zero-sum; payoffs to Row)
+        <BLANKLINE>
+        | Row \\ Col | H | T |
+        |---|---|---|
+        | H | 1 | -1 |
+        | T | -1 | 1 |
+        >>> game
+        NormalFormGame('pennies', 2x2, players=('Row', 'Col'), parameters=(), zero_sum=True)
+        """
+        from .markup import markdown_text
+
+        md = markdown_text
+        stated = self.stated_payoffs
+        rows, cols = self.shape
+        one = len(self.players) == 1
+        head = f"**{md(self.name)}**"
+        if self.domain.names:
+            head += " with " + ", ".join(f"`{p.name}` in {p.domain_text}" for p in self.domain.parameters)
+        note = "zero-sum; payoffs to " + md(self.players[0].name) if self.zero_sum else \
+            ("payoffs" if one else "payoffs: row player, column player")
+        lines = [f"{head} ({note})", ""]
+        column_names = ["payoff"] if one else [md(a) for a in self.players[1].actions]
+        corner = md(self.players[0].name) + ("" if one else " \\ " + md(self.players[1].name))
+        lines.append("| " + " | ".join([corner] + column_names) + " |")
+        lines.append("|" + "---|" * (len(column_names) + 1))
+        for i, action in enumerate(self.players[0].actions):
+            cells = []
+            for j in range(cols):
+                values = [stated[0][i, j]] if (one or self.zero_sum) else [stated[0][i, j], stated[1][i, j]]
+                cells.append(", ".join(sp.sstr(v) for v in values))
+            lines.append("| " + " | ".join([md(action)] + cells) + " |")
+        return "\n".join(lines)
 
     @cached_property
     def stated_payoffs(self) -> tuple[sp.ImmutableMatrix, ...]:

@@ -16,6 +16,7 @@ import sympy as sp
 
 from .expr import compile_exact, raw_point, to_fraction
 from .game import Player
+from .markup import MarkdownDisplay
 from .readable import Readable, pretty
 from .region import Domain, Region
 
@@ -89,7 +90,7 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class PDL:
+class PDL(MarkdownDisplay):
     """An ordered list of rules; the last rule's region is empty (``else``)."""
 
     players: tuple[Player, ...]
@@ -157,6 +158,40 @@ class PDL:
                     for a, func in enumerate(strategy):
                         out[k][mask, a] = np.broadcast_to(func(*args), (size,))[mask]
         return out
+
+    def __repr__(self) -> str:
+        return (f"PDL(rules={len(self.rules)}, players={tuple(p.name for p in self.players)!r}, "
+                f"parameters={tuple(self.domain.names)!r})")
+
+    def to_markdown(self) -> str:
+        """The list as numbered Markdown (conditions as code, names escaped); a notebook shows it.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import sympy as sp
+        >>> from symgame.model.region import Domain, Region
+        >>> half = sp.Rational(1, 2)
+        >>> pdl = PDL((Player("Row", ("a", "b")),), Domain(()), (Rule(Region(()), Profile(((half, half),))),))
+        >>> print(pdl.to_markdown())
+        1. Always: Row plays {a: 1/2, b: 1/2}
+        >>> pdl
+        PDL(rules=1, players=('Row',), parameters=())
+        """
+        from .markup import markdown_players
+
+        players = markdown_players(self.players)
+        lines = []
+        for k, rule in enumerate(self.rules):
+            action = rule.profile.describe(players)
+            if k == len(self.rules) - 1:
+                lines.append(f"{k + 1}. {'Else' if k else 'Always'}: {action}")
+            else:
+                lines.append(f"{k + 1}. {'If' if k == 0 else 'Else if'} `{rule.condition_text}`: {action}")
+        return "\n".join(lines)
 
     def render_text(self) -> str:
         """Human-readable ``If ... / Else if ... / Else ...`` listing."""

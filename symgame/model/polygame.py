@@ -16,6 +16,7 @@ from functools import cached_property
 import sympy as sp
 
 from ..errors import InputError
+from .markup import MarkdownDisplay
 from .parameters import Parameter, parameter_symbol
 
 
@@ -38,7 +39,7 @@ class PolyPlayer:
 
 
 @dataclass(frozen=True)
-class PolynomialGame:
+class PolynomialGame(MarkdownDisplay):
     """An n-player game whose strategies are points of a unit box.
 
     Attributes
@@ -59,6 +60,24 @@ class PolynomialGame:
 
     def __post_init__(self) -> None:
         check_polynomial_game(self)
+
+    def __repr__(self) -> str:
+        return (f"PolynomialGame({self.name!r}, players={tuple(p.name for p in self.players)!r}, "
+                f"variables={len(self.variables)}, parameters={self.parameter_names!r})")
+
+    def to_markdown(self) -> str:
+        """Each player's variables and payoff polynomial in Markdown (names escaped); a notebook shows it.
+        """
+        from .markup import markdown_text
+
+        head = f"**{markdown_text(self.name)}**" + (
+            " with " + ", ".join(f"`{p.name}` in {p.domain_text}" for p in self.parameters) if self.parameters
+            else "")
+        lines = [head, ""]
+        for player in self.players:
+            lines.append(f"- {markdown_text(player.name)} chooses `{', '.join(player.variables)}`; payoff "
+                         f"`{sp.sstr(player.payoff, order='lex')}`")
+        return "\n".join(lines)
 
     @property
     def variables(self) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ import sympy as sp
 from scipy.integrate import solve_ivp
 from scipy.special import expit
 
+from ..errors import InputError
 from ..model.polygame import PolynomialGame
 
 #: |logit| above this means the frequency is within 1e-6 of a face.
@@ -58,7 +59,7 @@ def compile_dynamics(game: PolynomialGame, parameter: float | None = None, rates
     subs = {}
     if game.parameter_names:
         if parameter is None:
-            raise ValueError(f"the game has a parameter {game.parameter_names[0]}: give its value")
+            raise InputError(f"the game has a parameter {game.parameter_names[0]}: give its value")
         subs[game.symbol(game.parameter_names[0])] = sp.Float(parameter, 30)
     g = [game.derivatives[x].as_expr().subs(subs) for x in names]
     H = [[sp.diff(gi, xk) for xk in X] for gi in g]

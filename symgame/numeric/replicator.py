@@ -14,6 +14,7 @@ from typing import Sequence
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from ..errors import InputError
 from .dynamics import _section_spread, dominant_frequencies
 
 #: a probability below this at the end counts as extinct.
@@ -70,7 +71,7 @@ def replicator(game, start: Sequence[Sequence[float]] | None = None, until: floa
     x0 = [np.full(k, 1.0 / k) for k in sizes] if start is None else [np.asarray(s, dtype=float) for s in start]
     for k, (s, size) in enumerate(zip(x0, sizes)):
         if s.shape != (size,) or np.any(s <= 0) or abs(s.sum() - 1) > 1e-9:
-            raise ValueError(f"start of player {k + 1}: {size} positive probabilities summing to 1 expected")
+            raise InputError(f"start of player {k + 1}: {size} positive probabilities summing to 1 expected")
 
     def split(y):
         return [y[cuts[i]:cuts[i + 1]] for i in range(len(sizes))]

@@ -1,0 +1,54 @@
+"""At home in a notebook: short reprs, Markdown displays with escaped names, plots that leave the backend alone."""
+import subprocess
+import sys
+
+import symgame
+
+
+def test_reprs_are_short_and_say_what_the_object_is():
+    game = symgame.load("examples/rps_variant.yaml")
+    solution = symgame.solve(game)
+    poly = symgame.load("examples/pennies.yaml")
+    atlas = symgame.atlas(poly)
+    shown = {
+        "game": repr(game), "solution": repr(solution), "pdl": repr(solution.pdl), "poly": repr(poly),
+        "atlas": repr(atlas),
+    }
+    assert shown == {
+        "game": "NormalFormGame('rock-paper-variant', 3x3, players=('Row', 'Col'), parameters=('t',), zero_sum=True)",
+        "solution": "Solution('rock-paper-variant', rules=1, branches=4, certificate='proved', parameters=('t',))",
+        "pdl": "PDL(rules=1, players=('Row', 'Col'), parameters=('t',))",
+        "poly": "PolynomialGame('pennies', players=('1', '2'), variables=2, parameters=('P',))",
+        "atlas": "Atlas('pennies', families=1, parameter='P', complete=True)",
+    }
+
+
+def test_markdown_displays_carry_the_results_and_escape_names():
+    game = symgame.normal_form([["t", 0], [0, 1]], parameters={"t": "[1, 3]"}, zero_sum=True,
+                               players=[("<b>Ann</b>", ["up|top", "down"]), ("Bob", ["l", "r"])], name="demo")
+    solution = symgame.solve(game)
+    text = solution._repr_markdown_()
+    assert text.startswith("**demo**: ") and "proved on the whole domain" in text
+    assert "1. Always: \\<b\\>Ann\\</b\\> plays {up\\|top: 1/(t + 1), down: t/(t + 1)}" in text
+    table = game._repr_markdown_()
+    assert "| \\<b\\>Ann\\</b\\> \\ Bob | l | r |" in table and "| up\\|top | t | 0 |" in table
+    atlas = symgame.atlas(symgame.load("examples/pennies.yaml"))._repr_markdown_()
+    assert "| F1 | `y = 2/(P + 3)` | 1 <= P |" in atlas
+
+
+def test_writing_plots_keeps_the_backend_a_notebook_chose():
+    script = (
+        "import matplotlib; matplotlib.use('svg'); import matplotlib.pyplot as plt\n"
+        "import symgame, tempfile, pathlib\n"
+        "game = symgame.normal_form([['p', 'q'], ['1', '0']], parameters={'p': '[0, 1]', 'q': '[0, 1]'},"
+        " zero_sum=True)\n"
+        "symgame.solve(game).write(tempfile.mkdtemp())\n"
+        "print(matplotlib.get_backend())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "svg"
+
+
+def test_version_option():
+    done = subprocess.run([sys.executable, "-m", "symgame", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == f"symgame {symgame.__version__}"
