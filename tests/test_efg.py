@@ -302,3 +302,77 @@ def test_decimals_that_stand_for_no_distribution_are_refused(tmp_path, capsys):
     assert main(["solve", str(path)]) == 2
     err = capsys.readouterr().err
     assert "they do not sum to 1 either" in err and "line 2" in err
+
+
+def _openspiel_text(game) -> str:
+    """A tree written the way OpenSpiel's ``export_gambit`` writes one (checked against its Kuhn and Leduc
+    exports): chance probabilities with 16 decimals (1/6 as 0.1666666666666667), chance actions named
+    ``Chance outcome:k``, every information set unnamed, one information-set number per distinct name."""
+    from symgame.model.extensive import Chance, DecisionNode
+
+    numbers: dict[tuple[int, str], int] = {}
+    chance_count = [0]
+    outcome = [0]
+    lines = [f'EFG 2 R "{game.name}" {{ "Pl0" "Pl1" }} ']
+    stack = [(game.root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        pad = " " * depth
+        if isinstance(node, Chance):
+            chance_count[0] += 1
+            acts = " ".join(f'"Chance outcome:{k}" {float(p):.16f}' for k, (p, _) in enumerate(node.outcomes))
+            lines.append(f'{pad}c "" {chance_count[0]} "" {{ {acts}  }} 0')
+            stack.extend((child, depth + 1) for _, child in reversed(node.outcomes))
+        elif isinstance(node, DecisionNode):
+            key = (node.player, node.infoset)
+            number = numbers.setdefault(key, sum(1 for k in numbers if k[0] == node.player) + 1)
+            acts = " ".join(f'"{a}"' for a, _ in node.actions)
+            lines.append(f'{pad}p "" {node.player + 1} {number} "" {{ {acts}  }} 0')
+            stack.extend((child, depth + 1) for _, child in reversed(node.actions))
+        else:
+            outcome[0] += 1
+            lines.append(f'{pad}t "" {outcome[0]} "" {{ {float(node.payoff)}, {float(-node.payoff)} }}')
+    return "\n".join(lines) + "\n"
+
+
+def test_openspiel_export_of_kuhn_poker_is_read_as_written_and_certified(capsys):
+    """tests/data/openspiel/kuhn_poker.efg was written by OpenSpiel 2.0.2's export_gambit (its chance node's
+    decimals sum to 0.9999999999999999...)."""
+    from pathlib import Path
+
+    from symgame.cli import main
+
+    path = Path(__file__).parent / "data" / "openspiel" / "kuhn_poker.efg"
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "-1/18" and data["certified"] and data["chance_from_decimals"] == 1
+
+
+def test_leduc_gets_an_exact_certified_value_on_the_optimal_face(tmp_path, capsys):
+    """Leduc hold'em (468 + 468 information sets), written as OpenSpiel writes it: rounding the LP's
+    behaviour probabilities leaves a gap between the exact best-response bounds; the plans solved exactly on
+    the float solution's face close it. The same exact value came from OpenSpiel 2.0.2's own export (whose
+    LP, ECOS at 1e-7, reports -0.08560642405145363)."""
+    from symgame.cli import main
+    from symgame.games.leduc import build_game
+    from symgame.model.sequence_form import build_sequence_form
+    from symgame.numeric.sequence_lp import solve_sequence_form
+    from symgame.verify.best_response import best_response_value, certify_value, realization_plan
+
+    game = build_game()
+    form = build_sequence_form(game)
+    assert [len(p.infosets) for p in form.players] == [468, 468]
+    plans = solve_sequence_form(form).plans
+    rounded = certify_value(form, plans, denominators=(12, 100, 1000, 10**4, 10**5, 10**6))
+    assert rounded.method == "optimal face" and rounded.certified
+    exact = Fraction(-1454920850547486749701863871533, 16995463438839962469905132501930)
+    assert rounded.value == exact and abs(float(exact) - (-0.08560642405145363)) < 1e-10
+    # both behaviour strategies are exact and optimal: each player's best response gives the value
+    plan0 = realization_plan(form.players[0], rounded.behaviours[0])
+    plan1 = realization_plan(form.players[1], rounded.behaviours[1])
+    assert best_response_value(form, plan0, responder=1) == exact == best_response_value(form, plan1, responder=0)
+    path = tmp_path / "leduc_poker.efg"
+    path.write_text(_openspiel_text(game))
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["certified"] and Fraction(data["value"]) == exact and data["chance_from_decimals"] >= 1

@@ -65,6 +65,10 @@ class CertifiedValue:
     upper: Fraction
     behaviours: tuple[Mapping[str, Mapping[str, Fraction]], Mapping[str, Mapping[str, Fraction]]]
     max_denominator: int
+    #: ``"rounded"``: behaviour probabilities rounded to denominators up to :attr:`max_denominator`;
+    #: ``"optimal face"``: plans solved exactly on the float solution's face
+    #: (:func:`symgame.verify.sequence_face.exact_face_plan`; :attr:`max_denominator` is then 0).
+    method: str = "rounded"
 
     @property
     def certified(self) -> bool:
@@ -78,8 +82,16 @@ class CertifiedValue:
 
 
 def certify_value(form: SequenceForm, plans: tuple[np.ndarray, np.ndarray],
-                  denominators: Sequence[int] = (12, 100, 1000, 10**4, 10**5, 10**6)) -> CertifiedValue:
-    """Round both LP plans to rationals until exact best responses give equal bounds."""
+                  denominators: Sequence[int] = (12, 100, 1000, 10**4, 10**5, 10**6),
+                  face: bool = True) -> CertifiedValue:
+    """Round both LP plans to rationals until exact best responses give equal bounds; when no rounding does,
+    solve both plans exactly on the float solution's face (:mod:`symgame.verify.sequence_face`).
+
+    The bounds are always exact best-response values of exact plans, so ``certified`` is a proof whichever
+    way the plans were found. ``face=False`` tries the roundings only.
+    """
+    from .sequence_face import exact_face_plan
+
     best: CertifiedValue | None = None
     for limit in denominators:
         behaviours = tuple(behaviour_from_plan(form.players[p], plans[p], limit) for p in (0, 1))
@@ -91,4 +103,48 @@ def certify_value(form: SequenceForm, plans: tuple[np.ndarray, np.ndarray],
             return best
     if best is None:
         raise ValueError("no denominators to try")
+    if not face:
+        return best
+    found = [exact_face_plan(form, p, plans[p]) for p in (0, 1)]
+    if found[0] is not None and found[1] is not None:
+        lower = best_response_value(form, found[0], responder=1)
+        upper = best_response_value(form, found[1], responder=0)
+        if lower == upper:
+            return CertifiedValue(lower, upper, (exact_behaviour(form.players[0], found[0]),
+                                                 exact_behaviour(form.players[1], found[1])), 0, "optimal face")
     return best
+
+
+def exact_behaviour(own: PlayerSequences, plan: Sequence[Fraction]) -> dict[str, dict[str, Fraction]]:
+    """The behaviour strategy of an exact realization plan (an information set the plan never reaches plays
+    its first action).
+
+    Parameters
+    ----------
+    own : PlayerSequences
+    plan : sequence of Fraction
+
+    Returns
+    -------
+    dict
+        Information set -> action -> probability.
+
+    Examples
+    --------
+    >>> from symgame.games.kuhn import build_game
+    >>> from symgame.model.sequence_form import build_sequence_form
+    >>> own = build_sequence_form(build_game(2)).players[0]
+    >>> plan = realization_plan(own, {i: {a: Fraction(1, len(own.actions[i])) for a in own.actions[i]}
+    ...                               for i in own.infosets})
+    >>> exact_behaviour(own, plan)[own.infosets[0]]
+    {'bet': Fraction(1, 2), 'check': Fraction(1, 2)}
+    """
+    behaviour = {}
+    for infoset in own.infosets:
+        reach = Fraction(plan[own.parent[infoset]])
+        labels = own.actions[infoset]
+        if reach:
+            behaviour[infoset] = {a: Fraction(plan[c]) / reach for a, c in zip(labels, own.children(infoset))}
+        else:
+            behaviour[infoset] = {a: Fraction(int(k == 0)) for k, a in enumerate(labels)}
+    return behaviour
