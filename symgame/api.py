@@ -381,6 +381,38 @@ class Solution:
                 "`solve(game, select='all').render_all()` lists every equilibrium by region; "
                 "`.to_markdown()` gives the full summary.")
 
+    def render_text(self) -> str:
+        """The decision list as text, and when the game has more equilibria than the list shows, how many and
+        how to list them.
+
+        Examples
+        --------
+        >>> stag_hunt = normal_form(([[4, 0], [3, 3]], [[4, 3], [0, 3]]), players=[("Ann", ["Stag", "Hare"]),
+        ...                                                                   ("Bob", ["Stag", "Hare"])])
+        >>> print(solve(stag_hunt).render_text())
+        Always: Ann plays Hare; Bob plays Hare
+        (3 equilibria; the one shown is the default choice -- pure first --; `symgame solve FILE --select all` or solve(game, select="all") lists every one)
+        """
+        text = self.pdl.render_text()
+        count = len(self.branches)
+        if self.selection == "all" or count < 2:
+            return text
+        choice = {"default": "the default choice -- pure first --", "symmetric": "the symmetric choice",
+                  "welfare": "the largest sum of payoffs"}.get(self.selection, self.selection)
+        listing = '`symgame solve FILE --select all` or solve(game, select="all") lists every one'
+        if not self.game.domain.names:
+            return f"{text}\n({count} equilibria; the one shown is {choice}; {listing})"
+        shown = {rule.profile.strategies for rule in self.pdl.rules}
+        others = [b for b in self.branches if b.profile.strategies not in shown]
+        if not others:
+            return text
+        where = list(dict.fromkeys(f"where {' and '.join(b.region.texts)}" if b.region.texts else "everywhere"
+                                   for b in others))
+        places = ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")
+        return (f"{text}\n({len(others)} more equilibrium branch{'es' if len(others) > 1 else ''} "
+                f"hold{'' if len(others) > 1 else 's'} {places}; each rule shows one equilibrium, {choice}; "
+                f"{listing} valid in each region)")
+
     def render_all(self) -> str:
         """Text of :attr:`all_equilibria`: for each region, every equilibrium valid there."""
         from .export.documents import render_all_equilibria

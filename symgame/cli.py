@@ -18,7 +18,6 @@ EXIT_INPUT = 2
 EXIT_OUTPUT = 4             # an output that cannot be written (a folder that is a file, read-only, a full disk)
 SELECTIONS = ("default", "symmetric", "welfare", "all")   # symgame.engine.selection.SELECTIONS (a test checks)
 EXIT_NO_RESULT = 3
-DEADLINE_GRACE = 2.0         # seconds past --timeout before the watching parent ends the command
 DEFAULT_OUT = Path("outputs")
 #: ``symgame.engine.atlas.DEFAULT_BUDGET`` (a test checks they agree; the engine is not imported for --help).
 DEFAULT_BUDGET = 3 ** 14
@@ -164,7 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # interpreter cannot make the limit late (the in-process limit of _limited still gives the usual line)
         from .model.isolated import run_with_deadline
 
-        status = run_with_deadline(lambda: _run(args), seconds + DEADLINE_GRACE)
+        # the child runs without an in-process alarm (one that fires while the command forks its workers
+        # ends inside the fork's handlers as an "Exception ignored" traceback): the watch here is the limit
+        child = argparse.Namespace(**{**vars(args), "timeout": None})
+        status = run_with_deadline(lambda: _run(child), seconds)
         if status is None:
             print(f"{_where(args)}: no result within the time limit of {seconds:g} s", file=sys.stderr)
             return EXIT_NO_RESULT
@@ -619,9 +621,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     elif args.select == "all":
         print(solution.render_all())
     else:
-        print(solution.pdl.render_text())
-        if args.select != "default":
-            print(f"(selection: {args.select})")
+        print(solution.render_text())
     return 0
 
 
@@ -681,8 +681,9 @@ def cmd_solve_tree(args: argparse.Namespace) -> int:
               f"plane proved; checked against an independent LP at {len(result.checks)} rational points)")
     else:
         print(result.render_text())
-        print(f"({len(result.pieces)} pieces, each proved on its whole interval and checked at a rational point "
-              "by exact best responses and an independent LP)")
+        count = len(result.pieces)
+        print(f"({count} piece{'s, each' if count > 1 else ','} proved on its whole interval and checked at a "
+              "rational point by exact best responses and an independent LP)")
     return 0
 
 

@@ -52,3 +52,36 @@ def test_writing_plots_keeps_the_backend_a_notebook_chose():
 def test_version_option():
     done = subprocess.run([sys.executable, "-m", "symgame", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == f"symgame {symgame.__version__}"
+
+
+def test_the_default_text_says_what_the_list_does_not_show():
+    """Stag hunt: the list shows Hare/Hare; the text says that two more equilibria exist and how to list
+    them. The rock-paper variant: three more branches where t <= 0 (the exact count of --select all)."""
+    stag = symgame.normal_form(([[4, 0], [3, 3]], [[4, 3], [0, 3]]),
+                               players=[("Ann", ["Stag", "Hare"]), ("Bob", ["Stag", "Hare"])])
+    text = symgame.solve(stag).render_text()
+    assert text.splitlines()[0] == "Always: Ann plays Hare; Bob plays Hare"
+    assert "(3 equilibria; the one shown is the default choice" in text and "--select all" in text
+    every = symgame.solve(stag, select="all").render_all()
+    assert every.startswith("Always: 3 equilibria")
+    rps = symgame.solve(symgame.load("examples/rps_variant.yaml"))
+    assert "(3 more equilibrium branches hold where -t >= 0;" in rps.render_text()
+    assert "If t <= 0: 4 equilibria" in symgame.solve(symgame.load("examples/rps_variant.yaml"),
+                                                      select="all").render_all()
+    pennies = symgame.normal_form([[1, -1], [-1, 1]], zero_sum=True)
+    assert symgame.solve(pennies).render_text() == symgame.solve(pennies).pdl.render_text()
+
+
+def test_a_condition_is_stated_once():
+    from symgame.export.documents import unique_conditions
+
+    rule = {"when": ["2*p1 - 1 == 0", "p2 >= 0", "2*p1 - 1 == 0"], "profile": {},
+            "machine": {"when": [{"e": 1}, {"e": 2}, {"e": 1}], "profile": {}}}
+    out = unique_conditions(rule)
+    assert out["when"] == ["2*p1 - 1 == 0", "p2 >= 0"] and out["machine"]["when"] == [{"e": 1}, {"e": 2}]
+    sweep = (symgame.__path__[0] + "/../outputs/jeopardy/sweep/sweep.json")
+    import json
+
+    for pair in json.load(open(sweep))["pairs"]:
+        for r in pair.get("pdl", []):
+            assert len(set(r["when"])) == len(r["when"]), (pair.get("scores"), r["when"])

@@ -19,6 +19,7 @@ from derivations.ganzfried2022.jeopardy_sweep import (
     part_name,
     score_pairs,
 )
+from symgame.export.documents import unique_conditions
 from symgame.model.store import write_atomic
 from symgame.references import cite
 
@@ -84,8 +85,8 @@ def sweep_json(results: dict[str, dict[str, Any]], max_score: int,
                beyond: tuple[tuple[int, int], ...] = NEAR_TIES_BEYOND) -> str:
     """Every pair's result; the rules keep their conditions and strategies as text (the expression trees of the
     ``machine`` form are in ``study_cache.json``)."""
-    pairs = [{**r, "pdl": [{k: v for k, v in rule.items() if k != "machine"} for rule in r["pdl"]]} if "pdl" in r
-             else r for r in _ordered(results)]
+    pairs = [{**r, "pdl": [{k: v for k, v in unique_conditions(rule).items() if k != "machine"} for rule in r["pdl"]]}
+             if "pdl" in r else r for r in _ordered(results)]
     data = {"source": SOURCE, "max_score": max_score, "beyond": [list(p) for p in beyond],
             "random_points_per_pair": RANDOM_POINTS, "pairs": pairs}
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
@@ -159,7 +160,7 @@ def summary_markdown(results: dict[str, dict[str, Any]], max_score: int,
             continue
         lines.append(f"Certificate: {r['certificate']} ({r['checked_requirements']} requirements).")
         lines.append("")
-        for k, rule in enumerate(r["pdl"], 1):
+        for k, rule in enumerate(map(unique_conditions, r["pdl"]), 1):
             when = rule.get("readable") or " and ".join(rule["when"])
             condition = f"if {when}" if rule["when"] else "otherwise"
             lines.append(f"{k}. {condition}: {_profile_text(rule['profile'])}; value {rule.get('value', '?')}")

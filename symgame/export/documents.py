@@ -41,8 +41,38 @@ def pdl_json(pdl: PDL, game: NormalFormGame | None = None) -> list[dict[str, Any
                         for player, strategy in zip(pdl.players, rule.profile.strategies)}}
         if game is not None and game.zero_sum:
             entry["value"] = sp.sstr(rule_value(game, rule.profile))
-        rules.append(entry)
+        rules.append(unique_conditions(entry))
     return rules
+
+
+def unique_conditions(entry: dict[str, Any]) -> dict[str, Any]:
+    """A rule of the ``pdl`` array with each condition once (an engine's region may state one twice, as in
+    ``["2*p1 - 1 == 0", "2*p1 - 1 == 0"]``); ``when`` and ``machine.when`` stay aligned. Also applied to rules
+    read back from a study cache, so stored and fresh results render alike.
+
+    Parameters
+    ----------
+    entry : dict
+        One rule as :func:`pdl_json` writes it.
+
+    Returns
+    -------
+    dict
+        The same rule, repeated conditions dropped (the first kept).
+
+    Examples
+    --------
+    >>> unique_conditions({"when": ["x == 0", "y > 0", "x == 0"], "profile": {}})["when"]
+    ['x == 0', 'y > 0']
+    """
+    texts = entry["when"]
+    keep = [k for k, text in enumerate(texts) if text not in texts[:k]]
+    if len(keep) == len(texts):
+        return entry
+    out = dict(entry, when=[texts[k] for k in keep])
+    if "machine" in entry:
+        out["machine"] = dict(entry["machine"], when=[entry["machine"]["when"][k] for k in keep])
+    return out
 
 
 def rule_value(game: NormalFormGame, profile) -> sp.Expr:
