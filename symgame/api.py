@@ -790,6 +790,8 @@ def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
     except GambitLimitError as exc:
         if two_player_recall:
             return sequence_lcp_json(tree)
+        if tree.imperfect_recall() is None:
+            return behaviour_point_json(tree, path)
         raise InputError(str(exc)) from None
     if len(tree.players) != 2:
         from .engine.enumpoly import enumpoly_solve
@@ -837,6 +839,72 @@ def sequence_lcp_json(tree: GambitTree) -> dict[str, Any]:
             "equilibria": [{"behaviour": behaviour, "payoffs": {name: str(v) for name, v in zip(players, eq.payoffs)},
                             "verified": eq.verified}],
             "complete": False, "perfect_recall": True}
+
+
+def behaviour_point_json(tree: GambitTree, path: str | Path = "<efg>") -> dict[str, Any]:
+    """One exact equilibrium, in behaviour strategies, of a perfect-recall tree whose strategic form is too large
+    (three or more players): the tree's behaviour polynomials (:mod:`symgame.model.treefile`), a logit path,
+    rounding, and exact regret 0 against every pure behaviour deviation
+    (:func:`symgame.verify.rounding.rounded_equilibrium`). ``complete`` is false; a
+    :class:`~symgame.errors.NoResultError` when no rounding of the paths' end points is exact.
+
+    Parameters
+    ----------
+    tree : GambitTree
+    path : str or Path
+        For messages.
+
+    Returns
+    -------
+    dict
+        The JSON contract of ``symgame solve`` for trees: ``behaviour`` per player and information set,
+        ``payoffs``, ``verified``, ``method``, ``complete``.
+    """
+    from .model.gambit import tree_to_data
+    from .model.treefile import polynomial_game_from_tree, tree_from_data
+    from .verify.rounding import rounded_equilibrium
+
+    data = tree_to_data(tree)
+    shape = tree_from_data(data, str(path))
+    game = polynomial_game_from_tree(shape, str(path))
+    found = rounded_equilibrium(game)
+    if found is None:
+        raise NoResultError(f"{path}: no exact equilibrium found by rounding the logit paths' end points "
+                            f"({len(game.variables)} behaviour variables)")
+    behaviour: dict[str, dict[str, dict[str, str]]] = {name: {} for name in data["players"]}
+    meanings = dict(getattr(game, "meanings", ()))
+    sets = _infoset_actions(shape.game)
+    for infoset, variable in shape.variables.items():
+        owner, actions = sets[infoset]
+        p = found.profile[variable]
+        behaviour[data["players"][owner]][infoset] = {actions[0]: str(p), actions[1]: str(1 - p)}
+    method = (f"logit homotopy in behaviour strategies, rounded to denominators up to {found.denominator}; "
+              "exact regret 0 against every pure behaviour deviation")
+    out: dict[str, Any] = {"game": tree.title, "players": data["players"], "method": method,
+                           "equilibria": [{"behaviour": behaviour,
+                                           "payoffs": {n: str(v) for n, v in zip(data["players"], found.payoffs)},
+                                           "verified": True}],
+                           "complete": False, "perfect_recall": True}
+    if meanings:
+        out["variables"] = {x: meanings[x] for x in meanings}
+        out["equilibria"][0]["chains"] = {x: str(found.profile[x]) for x in meanings}
+    return out
+
+
+def _infoset_actions(game) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Each information set of an :class:`~symgame.model.extensive.ExtensiveGame`: its owner and its actions."""
+    from .model.extensive import Chance, DecisionNode
+
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    stack = [game.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, DecisionNode):
+            out.setdefault(node.infoset, (node.player, tuple(a for a, _ in node.actions)))
+            stack.extend(child for _, child in node.actions)
+        elif isinstance(node, Chance):
+            stack.extend(child for _, child in node.outcomes)
+    return out
 
 
 def _lemke_howson_set(a, b, labels: int) -> EquilibriumSet:

@@ -482,7 +482,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """``symgame convert IN OUT``: Gambit .nfg/.efg and symgame's YAML/JSON game files, by extension.
 
     .efg to .efg (normalised), .efg or .nfg or a game file without parameters to .nfg (a tree through its
-    strategic form), .nfg or .efg (one or two players) to a YAML/JSON game file.
+    strategic form), .efg to a YAML/JSON game tree (the tree kept: information sets, chance, payoffs), .nfg (one
+    or two players) to a YAML/JSON game file.
     """
     import json
 
@@ -503,6 +504,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
             if a != "efg":
                 raise gambit.GambitError(f"{src}: only a game tree (.efg) can be written as .efg")
             text = gambit.write_efg(gambit.load_efg(src))
+        elif a == "efg" and b in ("yaml", "json"):        # the tree itself, in symgame's tree format
+            data = gambit.tree_to_data(gambit.load_efg(src))
+            text = (json.dumps(data, indent=2) + "\n" if b == "json"
+                    else yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
         else:
             if a == "efg":
                 game = gambit.tree_to_strategic(gambit.load_efg(src), source=str(src))

@@ -673,6 +673,63 @@ def load_gambit(path: str | Path) -> StrategicGame | GambitTree:
     raise GambitError(f"{source}: line 1: not a Gambit file (it should start with NFG or EFG)")
 
 
+def tree_to_data(tree: GambitTree) -> dict:
+    """The tree in symgame's YAML/JSON tree format (:mod:`symgame.model.treefile`): payoffs accumulated to the
+    leaves, exact chance probabilities, information sets by their name where it is unique in the file and
+    ``{player}:{number}`` otherwise (iterative).
+
+    Parameters
+    ----------
+    tree : GambitTree
+
+    Returns
+    -------
+    dict
+        ``{"game", "players", "root"}``, ready for :func:`symgame.model.treefile.tree_from_data`.
+
+    Examples
+    --------
+    >>> t = read_efg('EFG 2 R "t" { "A" "B" } "" p "" 1 1 "" { "l" "r" } 0 t "" 1 "" { 1, -1 } t "" 2 "" { 0, 0 }')
+    >>> tree_to_data(t)["root"]["actions"]["l"]
+    {'payoffs': ['1', '-1']}
+    """
+    names = [p if p and tree.players.count(p) == 1 else f"Player {k + 1}" for k, p in enumerate(tree.players)]
+    counts: dict[str, int] = {}
+    for (player, _), info in tree.infosets.items():
+        if player and info.name:
+            counts[info.name] = counts.get(info.name, 0) + 1
+
+    def infoset(player: int, number: int) -> str:
+        name = tree.infosets[(player, number)].name
+        return name if name and counts[name] == 1 else f"{names[player - 1]}:{number}"
+
+    zero = tuple(Fraction(0) for _ in tree.players)
+    order: list[tuple[int, tuple[Fraction, ...]]] = []
+    stack = [(0, zero)]
+    while stack:
+        index, acc = stack.pop()
+        node = tree.nodes[index]
+        if node.outcome:
+            acc = tuple(a + b for a, b in zip(acc, tree.outcomes[node.outcome][1]))
+        order.append((index, acc))
+        stack.extend((child, acc) for child in node.children)
+    built: dict[int, dict] = {}
+    for index, acc in reversed(order):
+        node = tree.nodes[index]
+        if node.kind == "t":
+            built[index] = {"payoffs": [_num(v) for v in acc]}
+        elif node.kind == "c":
+            info = tree.infosets[(0, node.infoset)]
+            built[index] = {"chance": [{"prob": _num(p), "label": a, "node": built.pop(c)}
+                                       for a, p, c in zip(info.actions, info.probs, node.children)]}
+        else:
+            info = tree.infosets[(node.player, node.infoset)]
+            built[index] = {"player": names[node.player - 1], "infoset": infoset(node.player, node.infoset),
+                            "actions": {a: built.pop(c) for a, c in zip(unique_names(info.actions), node.children)}}
+    return {"game": re.sub(r"[^A-Za-z0-9_.-]+", "_", tree.title).strip("_")[:64] or "efg_game",
+            "players": names, "root": built[0]}
+
+
 def unique_names(names: Sequence[str]) -> list[str]:
     """Strategy names made distinct: a duplicate or empty name gets its position (from 1) appended."""
     return [s if s and list(names).count(s) == 1 else f"{s or 's'}{j + 1}" for j, s in enumerate(names)]
