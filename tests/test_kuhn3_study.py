@@ -67,12 +67,10 @@ def test_certificates_rederived_for_three_families_match_the_committed_ones(data
     committed = certificates(KUHN3, data)["members"]
     chosen = {"F1", "F4", "F6"}
     subset = dict(data, families=[f for f in data["families"] if f["id"] in chosen])
-    # z3's quantified query gets 5 s of wall time; alone these take under 2.5 s, but beside other tests (CI runs
-    # one process per core) F6's ran out and was recorded "undecided (cells)": the wall-clock dependence that
-    # issue 37 item 4 is about. The re-derivation here gets a budget no load reaches.
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("symgame.verify.polycert.QUANTIFIED_TIMEOUT_MS", 120_000)
-        fresh = compute_certificates(subset)
+    # with the old 5 s budget of z3's quantified query, F6's ran out beside other tests (CI runs one process per
+    # core) and was recorded "undecided (cells)"; the part's budget is now far above any measured time and its
+    # expiry an error, so the records cannot depend on the load
+    fresh = compute_certificates(subset)
     assert len(fresh) >= 3 and {r["family"] for r in fresh} == chosen
     assert fresh == [r for r in committed if r["family"] in chosen]
 

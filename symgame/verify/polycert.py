@@ -342,12 +342,17 @@ def _rational_parameter(formulas: list, violations: list, P: z3.ArithRef, answer
 
 
 def certify_nonempty(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
-                     timeout_ms: int = CERTIFY_TIMEOUT_MS) -> FamilyCertificate:
+                     timeout_ms: int = CERTIFY_TIMEOUT_MS, quantified_ms: int | None = None,
+                     budget_is_error: bool = False) -> FamilyCertificate:
     """Prove that the family has a member at every parameter value of ``interval``.
 
     Without free variables this is quantifier free; with them the negation
     ``exists P in I, forall z: not constraints`` goes to z3's quantified
-    nonlinear solver, which may give up (undecided).
+    nonlinear solver, which may give up (undecided). ``quantified_ms`` replaces its default budget
+    (:data:`QUANTIFIED_TIMEOUT_MS`); with ``budget_is_error`` a query stopped by its wall-clock budget raises
+    :class:`~symgame.errors.TimeLimitError` instead of going on to the cell method, so what a caller records
+    never depends on the machine's speed (z3's resource limit does not stop these queries: see
+    ``benchmarks/RESULTS.md``).
     """
     t0 = time.perf_counter()
     name = game.parameter_names[0]
@@ -360,8 +365,9 @@ def certify_nonempty(game: PolynomialGame, pset: ProfileSet, interval: ParamInte
     # square roots depend on the parameter only, so their side conditions stay outside
     body = z3.Not(z3.And(conds)) if conds else z3.BoolVal(False)
     negation = z3.ForAll(free, body) if free else body
-    budget = min(timeout_ms, QUANTIFIED_TIMEOUT_MS) if free else timeout_ms
-    answer = _check(inside + enc.side + [negation], budget, quantified=bool(free))
+    budget = (quantified_ms or min(timeout_ms, QUANTIFIED_TIMEOUT_MS)) if free else timeout_ms
+    answer = _check(inside + enc.side + [negation], budget, quantified=bool(free),
+                    budget_is_error=budget_is_error)
     claim = "the family has a member at every parameter value of the interval"
     if answer[0] == z3.unknown and free:
         return _nonempty_by_cells(game, pset, interval, claim, t0, timeout_ms)
@@ -397,11 +403,17 @@ def interval_within(inner: ParamInterval, outer: ParamInterval) -> bool:
     return hi < 0 or (hi == 0 and not (inner.upper_closed and not outer.upper_closed))
 
 
-def _check(formulas: Sequence[z3.BoolRef], timeout_ms: int, quantified: bool = False):
+def _check(formulas: Sequence[z3.BoolRef], timeout_ms: int, quantified: bool = False,
+           budget_is_error: bool = False):
     solver = z3.SolverFor("NRA") if quantified else z3.SolverFor("QF_NRA")
     solver.set("timeout", timeout_ms)
     solver.add(*formulas)
     answer = solver.check()
+    if budget_is_error and answer == z3.unknown and solver.reason_unknown() in ("timeout", "canceled"):
+        from ..errors import TimeLimitError
+
+        raise TimeLimitError(f"a z3 query ran past its budget of {timeout_ms / 1000:g} s; a result that would "
+                             "depend on the machine's speed is not recorded")
     return answer, (solver.model() if answer == z3.sat else None)
 
 
