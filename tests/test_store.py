@@ -423,6 +423,23 @@ def test_a_forged_guts_table_row_is_caught():
         check_part("table", data)
 
 
+@pytest.mark.parametrize("part, old, new, message", [
+    ("restriction", "| 2 | 101 | 0.013152 |", "| 2 | 101 | 0.013153 |", "row N = 2, M = 101"),
+    ("teams", "| 21 | 0.000000 |", "| 21 | 0.000001 |", "row M = 21"),
+    ("weenie", "- n = 2: proved by z3", "- n = 2: NOT proved by z3", "z3 proof for n = 2"),
+])
+def test_forged_guts_texts_are_caught(part, old, new, message):
+    """The text parts are re-checked by a recomputed sample too (issue 37: they were rendered as stored)."""
+    from derivations.buck2022.outputs import check_part
+
+    data = _committed("guts/study_cache.json", part)
+    check_part(part, data)
+    assert any(line.startswith(old) for line in data["lines"])
+    data["lines"] = [line.replace(old, new, 1) if line.startswith(old) else line for line in data["lines"]]
+    with pytest.raises(StoreError, match=message):
+        check_part(part, data)
+
+
 # --------------------------------------------------------------------------- generated faults (hypothesis, fixed seed)
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

@@ -571,17 +571,21 @@ WEENIE_REFUTED = (6, 7, 8, 9, 10)
 WEENIE_COALITIONS = (2, 3, 4, 5)
 
 
+def _weenie_z3_line(n: int) -> str:
+    """The line of :func:`weenie_lines` for a z3 proof at ``n`` players (also recomputed by :func:`check_part`)."""
+    proofs = weenie.weenie_guarantee(n)
+    verdict = "proved" if all(pr.decision.value == "true" for pr in proofs) else "NOT proved"
+    return (f"- n = {n}: {verdict} by z3 (nonlinear real arithmetic on each of the {len(proofs)} regions "
+            "where alpha is one polynomial, p* as an exact algebraic number).")
+
+
 def weenie_lines() -> list[str]:
     """Appendix B.3 decided: proofs for n <= 5, certified counterexamples from n = 6, the coalition values."""
     lines = ["## The Weenie rule: does p* = 3^(-1/(n-1)) guarantee player 1 at least 0 against any coalition?", "",
              "Appendix B proves min over p2..pn of alpha_W(p*, p2, ..., pn) >= 0 for n = 2, 3, reports it "
              "numerically (M = 1001) for n = 3, 4, 5 and conjectures it for every n >= 2. symgame proves it for "
              "n <= 5 and refutes the conjecture for every n = 6..10 checked.", ""]
-    for n in (2, 3):
-        proofs = weenie.weenie_guarantee(n)
-        verdict = "proved" if all(pr.decision.value == "true" for pr in proofs) else "NOT proved"
-        lines.append(f"- n = {n}: {verdict} by z3 (nonlinear real arithmetic on each of the {len(proofs)} regions "
-                     "where alpha is one polynomial, p* as an exact algebraic number).")
+    lines += [_weenie_z3_line(n) for n in (2, 3)]
     for n in WEENIE_PROVED:
         proof = weenie.weenie_guarantee_boxes(n)
         cert = proof.certificate
@@ -873,10 +877,10 @@ def compute_part(name: str) -> dict:
 
 def check_part(name: str, data: object) -> None:
     """Re-verify a cached Guts part before it is rendered, by recomputing a deterministic sample of it: Table 1's
-    row N = 2 (with its Theorem 1.2 certificate bracket), the extension's row N = 21 and the mesh study's point
-    (N, M) = (2, 101) must come out as stored, character for character (about 4 s; the texts of the restriction,
-    full-game, teams and Weenie parts are not re-checked here: the tests recompute the cheap parts and the
-    1001-point mesh row).
+    row N = 2 (with its Theorem 1.2 certificate bracket), the extension's row N = 21, the mesh study's point
+    (N, M) = (2, 101), the restriction's row (N, M) = (2, 101), the 2 v 2 teams' row M = 21 and the Weenie
+    rule's z3 proof for n = 2 must come out as stored, character for character (about 8 s alone). The full game
+    on the finer mesh (one row, about 4 minutes) is not re-checked here.
 
     Raises
     ------
@@ -906,6 +910,21 @@ def check_part(name: str, data: object) -> None:
         points = data.get("points")
         if not isinstance(points, list) or [point.opponents, point.mesh, point.value] not in points:
             raise StoreError(f"{where}: the point N = 2, M = 101 differs from its recomputation")
+    elif name in ("restriction", "teams", "weenie"):
+        lines = data.get("lines")
+        if not isinstance(lines, list):
+            raise StoreError(f"{where}: no lines")
+        if name == "restriction":
+            again = [restriction_lines(restriction_checks(((2, 101),)))[-1]]
+            what = "the row N = 2, M = 101"
+        elif name == "teams":
+            again = [line for line in team_lines((21,)) if line.startswith("| 21 |")]
+            what = "the row M = 21"
+        else:
+            again = [_weenie_z3_line(2)]
+            what = "the z3 proof for n = 2"
+        if not again or any(line not in lines for line in again):
+            raise StoreError(f"{where}: {what} differs from its recomputation")
 
 
 def stale_parts(directory: Path) -> list[str]:
