@@ -81,11 +81,9 @@ def main(scores=(12, 11)):
     for x, f, disc in RECORD_LINES:
         field = cad.AlgebraicExtension(x)
         over = field.trim([flint.fmpq_poly(c.coeffs()) for c in f.coeffs])
-        if len(over) <= 2 or (len(over) == len(f.coeffs) and not field.reduce(flint.fmpq_poly(disc.coeffs())).is_zero()):
-            tested.append(len(over))
-            skipped += 1
-        else:
-            tested.append(len(field.squarefree(over)))
+        part = cad.squarefree_above(field, over, len(f.coeffs), flint.fmpq_poly(disc.coeffs()))
+        skipped += part is over
+        tested.append(len(part))
     t_new = time.perf_counter() - start
     assert euclid == tested, "the discriminant test and Euclid disagree on a square-free degree"
     print(f"square-free parts of {len(RECORD_LINES)} lines ({len(RECORD_LINES) - skipped} need Euclid): "

@@ -94,12 +94,7 @@ class RealRoot:
         """Halve the isolating interval (exact signs at the midpoint)."""
         if self.value is not None:
             return
-        mid = (self.low + self.high) / 2
-        at_mid = self.poly(mid)
-        if (self.poly(self.low) > 0) == (at_mid > 0):
-            self.low = mid
-        else:
-            self.high = mid
+        self.low, self.high = _halve(self.poly, self.low, self.high)
 
     def ball(self) -> flint.arb:
         if self.value is not None:
@@ -261,6 +256,20 @@ def _descartes(poly: flint.fmpz_poly) -> list[tuple[flint.fmpq, flint.fmpq]]:
 def _halve(poly: flint.fmpz_poly, low: flint.fmpq, high: flint.fmpq) -> tuple[flint.fmpq, flint.fmpq]:
     mid = (low + high) / 2
     return (mid, high) if (poly(low) > 0) == (poly(mid) > 0) else (low, mid)
+
+
+def squarefree_above(field: "AlgebraicExtension", over: list[flint.fmpq_poly], length: int,
+                     discriminant: flint.fmpq_poly) -> list[flint.fmpq_poly]:
+    """The square-free part of ``f(alpha, y)``, whose coefficients in Q(alpha) are ``over`` (``f`` has ``length``
+    coefficients in ``y`` and the discriminant ``discriminant`` in ``x``).
+
+    When ``f``'s leading coefficient does not vanish at alpha (no coefficient was trimmed), ``f(alpha, y)`` is
+    square-free exactly when the discriminant does not vanish at alpha: one remainder in Q[x] instead of
+    Euclid's algorithm over Q(alpha).
+    """
+    if len(over) <= 2 or (len(over) == length and not field.reduce(discriminant).is_zero()):
+        return over
+    return field.squarefree(over)
 
 
 def _check_isolated(poly: flint.fmpz_poly, intervals: list[tuple[flint.fmpq, flint.fmpq]]) -> None:
@@ -492,6 +501,7 @@ class Plane:
         self.factors: dict[str, Factor] = {}
         self._projection: dict[Any, list[flint.fmpz_poly]] = {}
         self._discriminants: dict[str, flint.fmpz_poly] = {}
+        self._discriminants_q: dict[str, flint.fmpq_poly] = {}
         self._lines: dict[tuple, Any] = {}
         self._signs: dict[tuple, int] = {}
 
@@ -596,6 +606,14 @@ class Plane:
         if cached is None:
             cached = self._univariate_x(self.factors[key].mpoly.discriminant(self.names[1]))
             self._discriminants[key] = cached
+        return cached
+
+    def _discriminant_q(self, key: str) -> flint.fmpq_poly:
+        """:meth:`_discriminant` as an ``fmpq_poly`` (converted once per factor, not once per line)."""
+        cached = self._discriminants_q.get(key)
+        if cached is None:
+            cached = flint.fmpq_poly(self._discriminant(key).coeffs())
+            self._discriminants_q[key] = cached
         return cached
 
     def _pair(self, a: str, b: str) -> list[flint.fmpz_poly]:
@@ -730,10 +748,7 @@ class Plane:
                 norm = modulus.resultant(f.mpoly, self.names[0])
                 # with its leading coefficient nonzero at alpha, f(alpha, y) is square-free exactly when
                 # the discriminant does not vanish at alpha (one remainder in Q[x], no Euclid over Q(alpha))
-                squarefree = over if len(over) <= 2 or (
-                    len(over) == len(f.coeffs) and
-                    not field.reduce(flint.fmpq_poly(self._discriminant(k).coeffs())).is_zero()) \
-                    else field.squarefree(over)
+                squarefree = squarefree_above(field, over, len(f.coeffs), self._discriminant_q(k))
                 data = (over, squarefree, irreducible_factors(_univariate_in(norm, 1)))
             self._remember(cache_key, data)
         return data
