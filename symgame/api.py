@@ -596,12 +596,10 @@ def _check_support_budget(game: NormalFormGame) -> None:
     cols = len(game.players[1].actions) if len(game.players) == 2 else 1
     problem = support_budget_problem(rows, cols)
     if problem is not None:
-        from math import comb
-
-        from .engine.enummixed import MAX_BASES
+        from .engine.enummixed import within_vertex_limit
 
         hint = "; `symgame solve FILE --all` / symgame.all_equilibria enumerate it (no parameters)" \
-            if not game.domain.names and comb(rows + cols, rows) <= MAX_BASES else ""
+            if not game.domain.names and within_vertex_limit(rows, cols) else ""
         raise LimitError(problem + hint)
 
 

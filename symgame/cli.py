@@ -633,9 +633,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _nfg_budget(every: bool):
     """The check of a one- or two-player ``.nfg``'s shape, read from its header before the payoffs: the
     parametric engine's support budget, or (``--all``) vertex enumeration's limit of candidate bases."""
-    from math import comb
-
-    from .engine.enummixed import MAX_BASES
+    from .engine.enummixed import MAX_BASES, within_vertex_limit
     from .model.gamefile import support_budget_problem
 
     def check(shape: tuple[int, ...]) -> str | None:
@@ -643,10 +641,10 @@ def _nfg_budget(every: bool):
             return None
         rows, cols = shape[0], shape[1] if len(shape) == 2 else 1
         if every:
-            return None if comb(rows + cols, rows) <= MAX_BASES else \
+            return None if within_vertex_limit(rows, cols) else \
                 f"a {rows}x{cols} game has more than {MAX_BASES} candidate bases for vertex enumeration (--all)"
         problem = support_budget_problem(rows, cols)
-        hint = " (`symgame solve FILE --all` enumerates it)" if comb(rows + cols, rows) <= MAX_BASES else ""
+        hint = " (`symgame solve FILE --all` enumerates it)" if within_vertex_limit(rows, cols) else ""
         return problem and problem + hint
     return check
 

@@ -103,6 +103,11 @@ def _vertices(constraints: list[list[Fraction]], rhs: list[Fraction], dim: int) 
     return out
 
 
+def within_vertex_limit(m: int, n: int) -> bool:
+    """Whether an ``m`` x ``n`` game's candidate bases, ``C(m + n, m)``, are within :data:`MAX_BASES`."""
+    return comb(m + n, m) <= MAX_BASES
+
+
 def enummixed_solve(A: Matrix, B: Matrix) -> EquilibriumSet:
     """All equilibria of the bimatrix game with row payoffs ``A`` and column payoffs ``B`` (exact numbers).
 
@@ -115,7 +120,7 @@ def enummixed_solve(A: Matrix, B: Matrix) -> EquilibriumSet:
     m, n = len(a), len(a[0]) if a else 0
     if m == 0 or n == 0 or any(len(r) != n for r in a) or len(b) != m or any(len(r) != n for r in b):
         raise ValueError("A and B must be m x n matrices with m, n >= 1")
-    if comb(m + n, m) > MAX_BASES:
+    if not within_vertex_limit(m, n):
         raise LimitError(f"a {m} x {n} game has more than {MAX_BASES} candidate bases for vertex enumeration")
     shift_a = 1 - min(v for r in a for v in r)
     shift_b = 1 - min(v for r in b for v in r)
