@@ -123,9 +123,10 @@ def texts(study: DynamicsStudy) -> dict[str, str]:
 
 
 def plots(study: DynamicsStudy, directory: Path) -> list[Path]:
-    from symgame.export.atlas_outputs import _pyplot, _save
+    from symgame.export.atlas_outputs import _save
+    from symgame.export.plots import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     out = []
     grid = study.numeric["grid"]
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 4.5), sharex=True, gridspec_kw={"height_ratios": [1, 2]})

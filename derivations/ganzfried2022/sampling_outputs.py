@@ -176,9 +176,10 @@ def comparison_csv(d: dict[str, Any]) -> str:
 
 
 def plot_curve(d: dict[str, Any], path: Path) -> Path:
-    from symgame.export.atlas_outputs import _pyplot, _save
+    from symgame.export.atlas_outputs import _save
+    from symgame.export.plots import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 3.8))
     ks = [c["k"] for c in d["curve"]]
     for n in CONVENTIONS:

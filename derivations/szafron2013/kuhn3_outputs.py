@@ -10,8 +10,11 @@ import sympy as sp
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, study
 from derivations.szafron2013.kuhn3_certify import certificates
-from symgame.export.atlas_outputs import _pyplot, _save  # the package's matplotlib set-up
-from symgame.export.plots import save_png
+from symgame.export.atlas_outputs import _save
+from symgame.export.plots import (
+    pyplot,  # the package's matplotlib set-up
+    save_png,
+)
 from symgame.model.store import write_atomic
 from symgame.references import cite
 
@@ -274,7 +277,7 @@ def _plot_span(data: dict[str, Any]) -> tuple[float, float]:
 
 def plot_ranges(data: dict[str, Any], path: Path) -> Path:
     """Each member's range of P (a single pot as a dot)."""
-    plt = _pyplot()
+    plt = pyplot()
     lo, hi = _plot_span(data)
     members = [(f["id"], m) for f in data["families"] for m in f["members"]]
     fig, ax = plt.subplots(figsize=(7.0, 0.32 * len(members) + 1.3), dpi=100)
@@ -300,7 +303,7 @@ def plot_ranges(data: dict[str, Any], path: Path) -> Path:
 def plot_frequencies(data: dict[str, Any], path: Path) -> Path:
     """Frequencies against P on every family valid on an interval: a curve where the formula depends on P
     only, the exact witness profiles (hollow markers) where it involves a free frequency."""
-    plt = _pyplot()
+    plt = pyplot()
     names = _names(data)
     lo, hi = _plot_span(data)
     members = [(k, f["id"], m) for k, (f, m) in enumerate((f, m) for f in data["families"] for m in f["members"])

@@ -490,7 +490,7 @@ def _plot_range(atlas: Atlas) -> tuple[float, float]:
 
 def plot_ranges(analysis: AtlasAnalysis, path: Path) -> Path:
     """Figure 1 of the paper: the range of P of every family (points as dots)."""
-    plt = _pyplot()
+    plt = pyplot()
     atlas = analysis.atlas
     lo, hi = _plot_range(atlas)
     fig, ax = plt.subplots(figsize=(7.5, 0.35 * len(atlas.families) + 1.2), dpi=100)
@@ -515,7 +515,7 @@ def plot_ranges(analysis: AtlasAnalysis, path: Path) -> Path:
 
 def plot_frequencies(analysis: AtlasAnalysis, path: Path, variables: Sequence[str]) -> Path:
     """Figure 2-4 of the paper: leader frequencies against P on every non-point family."""
-    plt = _pyplot()
+    plt = pyplot()
     atlas = analysis.atlas
     game = atlas.game
     P = game.symbol(game.parameter_names[0])
@@ -545,7 +545,7 @@ def plot_frequencies(analysis: AtlasAnalysis, path: Path, variables: Sequence[st
 
 def plot_profits(analysis: AtlasAnalysis, path: Path) -> Path:
     """Figure 5 of the paper: each player's expected profit against P on every family."""
-    plt = _pyplot()
+    plt = pyplot()
     atlas = analysis.atlas
     game = atlas.game
     P = game.symbol(game.parameter_names[0])
@@ -580,10 +580,6 @@ def _grid(iv: ParamInterval, hi: float) -> list[float]:
     b = hi if iv.upper is None else float(iv.upper)
     n = 60
     return [a + (b - a) * k / n for k in range(n + 1)]
-
-
-def _pyplot():
-    return pyplot()
 
 
 def _save(plt, fig, path: Path) -> Path:

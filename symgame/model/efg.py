@@ -83,7 +83,7 @@ def zero_sum_tree(tree: gambit.GambitTree, source: str) -> ExtensiveGame:
         named = f" {info.name!r}" if info.name else ""
         raise EfgError(f"{source}: imperfect recall at information set {info.number}{named} of player {player} "
                        "(its nodes follow different own earlier moves); the sequence form needs perfect recall")
-    keys = _infoset_keys(tree)
+    keys = gambit.infoset_keys(tree)
     shift = total / 2
     payoff = {leaf.node: leaf.payoffs[0] - shift for leaf in tree.leaves()}
     built: dict[int, Node] = {}
@@ -102,16 +102,6 @@ def zero_sum_tree(tree: gambit.GambitTree, source: str) -> ExtensiveGame:
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", tree.title).strip("_") or "efg_game"
     return ExtensiveGame(name, (tree.players[0], tree.players[1]), built[0], tree.comment, offset=shift,
                          decimal_chance=tree.decimal_chance)
-
-
-def _infoset_keys(tree: gambit.GambitTree) -> dict[tuple[int, int], str]:
-    """Each player information set's name where it is unique in the file, else ``P<player>:<number>``."""
-    names: dict[str, int] = {}
-    for (player, _), info in tree.infosets.items():
-        if player:
-            names[info.name] = names.get(info.name, 0) + 1
-    return {key: info.name if info.name and names[info.name] == 1 else f"P{key[0]}:{key[1]}"
-            for key, info in tree.infosets.items() if key[0]}
 
 
 def load_efg(path: str | Path, strict: bool = False) -> ExtensiveGame:

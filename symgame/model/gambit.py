@@ -673,6 +673,30 @@ def load_gambit(path: str | Path) -> StrategicGame | GambitTree:
     raise GambitError(f"{source}: line 1: not a Gambit file (it should start with NFG or EFG)")
 
 
+def infoset_keys(tree: GambitTree, label: Callable[[int], str] = lambda player: f"P{player}"
+                 ) -> dict[tuple[int, int], str]:
+    """Each player information set's name where it is unique in the file, else ``{label(player)}:{number}``
+    (``P<player>:<number>`` by default).
+
+    Parameters
+    ----------
+    tree : GambitTree
+    label : callable
+        The prefix of an unnamed or ambiguously named set, from the player's number (1, 2, ...).
+
+    Returns
+    -------
+    dict
+        ``(player, number)`` -> key, chance excluded.
+    """
+    counts: dict[str, int] = {}
+    for (player, _), info in tree.infosets.items():
+        if player:
+            counts[info.name] = counts.get(info.name, 0) + 1
+    return {key: info.name if info.name and counts[info.name] == 1 else f"{label(key[0])}:{key[1]}"
+            for key, info in tree.infosets.items() if key[0]}
+
+
 def tree_to_data(tree: GambitTree) -> dict:
     """The tree in symgame's YAML/JSON tree format (:mod:`symgame.model.treefile`): payoffs accumulated to the
     leaves, exact chance probabilities, information sets by their name where it is unique in the file and
@@ -694,14 +718,7 @@ def tree_to_data(tree: GambitTree) -> dict:
     {'payoffs': ['1', '-1']}
     """
     names = [p if p and tree.players.count(p) == 1 else f"Player {k + 1}" for k, p in enumerate(tree.players)]
-    counts: dict[str, int] = {}
-    for (player, _), info in tree.infosets.items():
-        if player and info.name:
-            counts[info.name] = counts.get(info.name, 0) + 1
-
-    def infoset(player: int, number: int) -> str:
-        name = tree.infosets[(player, number)].name
-        return name if name and counts[name] == 1 else f"{names[player - 1]}:{number}"
+    keys = infoset_keys(tree, lambda player: names[player - 1])
 
     zero = tuple(Fraction(0) for _ in tree.players)
     order: list[tuple[int, tuple[Fraction, ...]]] = []
@@ -724,7 +741,7 @@ def tree_to_data(tree: GambitTree) -> dict:
                                        for a, p, c in zip(info.actions, info.probs, node.children)]}
         else:
             info = tree.infosets[(node.player, node.infoset)]
-            built[index] = {"player": names[node.player - 1], "infoset": infoset(node.player, node.infoset),
+            built[index] = {"player": names[node.player - 1], "infoset": keys[(node.player, node.infoset)],
                             "actions": {a: built.pop(c) for a, c in zip(unique_names(info.actions), node.children)}}
     return {"game": re.sub(r"[^A-Za-z0-9_.-]+", "_", tree.title).strip("_")[:64] or "efg_game",
             "players": names, "root": built[0]}
