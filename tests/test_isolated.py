@@ -118,3 +118,81 @@ def test_a_deadline_passes_the_status_and_the_signal_of_the_command():
     assert run_with_deadline(lambda: 3, 30) == 3
     assert run_with_deadline(lambda: os.kill(os.getpid(), signal.SIGTERM) or 0, 30) == 128 + signal.SIGTERM
     assert run_with_deadline(lambda: 1 // 0, 30) == 1
+
+
+# --------------------------------------------------------------------------- Ctrl-C reaches Python
+
+_CTRL_C_DURING_Z3 = """
+import os, signal, threading, time
+from symgame.model.isolated import interruptible
+from symgame.model.z3env import z3
+x, y = z3.Ints("x y")
+solver = z3.Solver()
+solver.add(x * y == 1000000007 * 998244353 * 1000003, x > 2000000, y > 2000000000000, x < y, x % 2 == 1)
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+started = time.monotonic()
+try:
+    with interruptible():
+        answer = solver.check()
+    print("returned", answer, solver.reason_unknown())
+except KeyboardInterrupt:
+    print("interrupted after", round(time.monotonic() - started))
+"""
+
+
+def test_ctrl_c_during_a_z3_check_is_an_interrupt_not_an_unknown():
+    """z3's own SIGINT handler would cancel the check and return unknown ("interrupted from keyboard"), which
+    went on as an undecided certificate: a Ctrl-C printed a report with a family "not proved" (exit 3)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_Z3], capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == "interrupted after 0" or run.stdout.strip() == "interrupted after 1", run
+
+
+_CTRL_C_IN_A_FINALIZER = """
+import os, signal, threading, time
+from symgame.model.isolated import interruptible
+
+class Slow:
+    def __del__(self):
+        until = time.monotonic() + 1.0
+        while time.monotonic() < until:
+            pass
+
+where = "never"
+try:
+    with interruptible():
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        Slow()                       # freed at once: its __del__ runs while the signal arrives
+        where = "after the finalizer"
+        for _ in range(500):
+            time.sleep(0.01)
+        where = "not interrupted"
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", where)
+try:
+    with interruptible():
+        try:
+            threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
+            time.sleep(5)
+        except KeyboardInterrupt:
+            print("handled inside")
+    print("not raised again")
+except KeyboardInterrupt:
+    print("raised again")
+"""
+
+
+def test_ctrl_c_lost_in_a_finalizer_is_delivered_again():
+    """Raised inside ``__del__`` (z3 frees its objects there) a KeyboardInterrupt is printed as "Exception
+    ignored" and lost; the block's handler delivers it again outside the finalizer. One handled inside the
+    block is not raised a second time."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _CTRL_C_IN_A_FINALIZER], capture_output=True, text=True,
+                         timeout=60)
+    assert run.stdout.splitlines() == ["KeyboardInterrupt after the finalizer", "handled inside",
+                                       "not raised again"], run
+    assert "Exception ignored" not in run.stderr, run.stderr

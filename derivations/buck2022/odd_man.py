@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import z3
 from scipy.optimize import minimize
 
 from symgame.model.decide import Decision
+from symgame.model.z3env import z3
 from symgame.numeric.recursive import solve_matrix_game
 
 

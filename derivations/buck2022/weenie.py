@@ -40,10 +40,9 @@ def weenie_guarantee(n: int, timeout_ms: int = 120_000, weenie: bool = True) -> 
     """
     import time
 
-    import z3
-
     from symgame.engine.z3terms import Z3Encoder
     from symgame.model.decide import Decision
+    from symgame.model.z3env import z3
 
     p = sp.symbols(" ".join(f"p{k + 1}" for k in range(n)), real=True)
     out = []

@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 import sympy as sp
-import z3
 
 from ..errors import LimitError, SymgameError
 from ..model.decide import Decision
 from ..model.markup import MarkdownDisplay
 from ..model.polygame import PolynomialGame
+from ..model.z3env import z3
 from .casesplit import CaseSearch, SearchTask, Structure, detect_structure, parameter_pieces, total_cases
 from .parametric import CaseBranch, fixed_values, solve_case
 from .ranges import BranchRange, ParamInterval, branch_range

@@ -14,11 +14,11 @@ from typing import Sequence
 
 import numpy as np
 import sympy as sp
-import z3
 
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.game import NormalFormGame, Player
 from ..model.pdl import PDL, Profile, Rule
+from ..model.z3env import z3
 from .support_enumeration import Branch
 
 

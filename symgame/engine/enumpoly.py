@@ -57,10 +57,10 @@ from math import prod
 from typing import Any, Iterator, Sequence
 
 import sympy as sp
-import z3
 
 from ..errors import LimitError
 from ..model.gambit import StrategicGame
+from ..model.z3env import z3
 from .algebraic import Algebraic, NumberField, rational_field, real_solutions
 from .msolve import MsolveError
 

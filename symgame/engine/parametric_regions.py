@@ -175,7 +175,7 @@ def _simplify(ctx: Z3Context, result: ParametricRegions) -> None:
 
 
 def _z3_not(ctx: Z3Context, region: Region):
-    import z3
+    from ..model.z3env import z3
 
     return z3.Not(ctx.region(region))
 

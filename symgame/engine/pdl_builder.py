@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import sympy as sp
-import z3
 
 from ..errors import NoResultError
 from ..model.decide import Decision, Z3Context, drop_implied_atoms, satisfiable, tighten_atom
@@ -24,6 +23,7 @@ from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Rule
 from ..model.readable import readable_region
 from ..model.region import Atom, Region
+from ..model.z3env import z3
 from .selection import order_branches
 from .support_enumeration import Branch
 

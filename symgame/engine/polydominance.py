@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import sympy as sp
-import z3
 
 from ..model.polygame import PolynomialGame, PolyPlayer
+from ..model.z3env import z3
 from .z3terms import polynomial_term
 
 

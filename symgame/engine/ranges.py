@@ -23,10 +23,10 @@ from fractions import Fraction
 from typing import Callable, Sequence
 
 import sympy as sp
-import z3
 
 from ..model.decide import Decision
 from ..model.parameters import Parameter
+from ..model.z3env import z3
 from .parametric import CaseBranch, has_sqrt, in_domain, radical_norm
 from .z3terms import Z3Encoder, decide
 

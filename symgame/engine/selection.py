@@ -30,7 +30,6 @@ from itertools import combinations
 from typing import Mapping, Sequence
 
 import sympy as sp
-import z3
 
 from ..errors import InputError
 from ..model.decide import Decision, Z3Context, satisfiable
@@ -38,6 +37,7 @@ from ..model.game import NormalFormGame
 from ..model.pdl import PDL
 from ..model.readable import Readable, readable_region
 from ..model.region import Atom, Region, normalise_atoms
+from ..model.z3env import z3
 from .support_enumeration import Branch
 
 SELECTIONS = ("default", "symmetric", "welfare", "all")

@@ -43,12 +43,12 @@ from typing import Callable, Sequence
 
 import flint
 import sympy as sp
-import z3
 from sympy.polys.matrices import DomainMatrix
 
 from ..errors import InputError, NoResultError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
+from ..model.z3env import z3
 from .atlas import Atlas, Family, SolvedBranch, branch_witness
 from .ranges import Endpoint, ParamInterval, _between, _endpoint, _sorted_distinct, compare_endpoints
 from .z3terms import Z3Encoder, decide

@@ -13,9 +13,9 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 import sympy as sp
-import z3
 
 from ..model.decide import Decision
+from ..model.z3env import z3
 
 
 @dataclass

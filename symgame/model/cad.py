@@ -965,7 +965,7 @@ class Z3Translator:
     """
 
     def __init__(self, plane: Plane):
-        import z3
+        from .z3env import z3
 
         self.z3 = z3
         self.plane = plane

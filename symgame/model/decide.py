@@ -18,11 +18,11 @@ from fractions import Fraction
 from typing import Iterable, Iterator, Mapping, Sequence
 
 import sympy as sp
-import z3
 
 from ..errors import LimitError, SymgameError
 from .cad import Plane, RealRoot, Z3Translator
 from .region import Atom, Domain, Region
+from .z3env import z3
 
 DEFAULT_TIMEOUT_MS = 30_000
 SECOND_OPINION_MS = 100  # z3's budget for checking a CAD answer

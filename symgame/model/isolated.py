@@ -42,6 +42,13 @@ class interruptible:
     z3's calls release the GIL). The check then returns ``unknown`` and Python's handler raises as usual
     (``KeyboardInterrupt``, or the :class:`time_limit` error).
 
+    Python's own handler raises ``KeyboardInterrupt`` wherever the main thread is, and inside an object's
+    ``__del__`` (z3 frees its solvers and terms there, all the time) the exception is printed as "Exception
+    ignored" and lost: the interrupted check's ``unknown`` would then go on as a result. Inside the block SIGINT
+    has its own handler, which raises only outside finalizers and otherwise delivers the interrupt again a moment
+    later; a ``KeyboardInterrupt`` lost all the same (an unraisable exception) is delivered again too, and one
+    that never surfaced is raised when the block ends.
+
     Some of z3's nonlinear procedures do not look at the interrupt for a long time. A command-line run
     (``exits`` given: signal number -> (exit status, message)) that has not left the block ``grace`` seconds
     after the signal is ended there: the message on stderr, every child process terminated, and the process
@@ -56,6 +63,9 @@ class interruptible:
         self.exits = exits or {}
         self.grace = grace
         self._left = False
+        self._raised = False
+        self._previous_handler: Any = signal.default_int_handler
+        self._previous_hook: Any = None
 
     def _force_exit(self, signum: int) -> None:
         import os
@@ -69,9 +79,46 @@ class interruptible:
             print(message, file=sys.stderr, flush=True)
         except Exception:  # noqa: BLE001 - the exit matters more than the message
             pass
-        for child in mp.active_children():
+        children = mp.active_children()
+        for child in children:
             child.terminate()
+        for child in children:              # reaped here: none outlives the command as a zombie or a worker
+            child.join(timeout=2)
+            if child.is_alive():
+                child.kill()
+                child.join(timeout=2)
         os._exit(status)
+
+    def _on_interrupt(self, signum: int, frame: Any) -> None:
+        self.interrupted = True
+        self._raised = False
+        walk = frame
+        while walk is not None:
+            if walk.f_code.co_name == "__del__":    # raised here it would be printed and lost
+                self._redeliver()
+                return
+            walk = walk.f_back
+        self._raised = True
+        raise KeyboardInterrupt
+
+    def _redeliver(self) -> None:
+        import _thread
+        import threading
+
+        def later() -> None:
+            time.sleep(0.002)
+            if not self._left:
+                _thread.interrupt_main(signal.SIGINT)
+
+        threading.Thread(target=later, daemon=True, name="symgame-interrupt-again").start()
+
+    def _on_unraisable(self, info: Any) -> None:
+        if self._pipe is not None and isinstance(info.exc_value, KeyboardInterrupt):
+            self.interrupted = True
+            self._raised = False
+            self._redeliver()
+            return
+        self._previous_hook(info)
 
     def _watch(self, read_end: int) -> None:
         import os
@@ -104,6 +151,7 @@ class interruptible:
 
     def __enter__(self) -> "interruptible":
         import os
+        import sys
         import threading
 
         if threading.current_thread() is not threading.main_thread():
@@ -117,21 +165,29 @@ class interruptible:
             os.close(write_end)
             return self
         self._pipe = (read_end, write_end)
+        self._previous_handler = signal.signal(signal.SIGINT, self._on_interrupt)
+        self._previous_hook = sys.unraisablehook
+        sys.unraisablehook = self._on_unraisable
         threading.Thread(target=self._watch, args=(read_end,), daemon=True, name="symgame-interrupt").start()
         return self
 
     def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
         import os
+        import sys
 
         self._left = True
         if self._pipe is None:
             return
         signal.set_wakeup_fd(self._previous)
+        signal.signal(signal.SIGINT, self._previous_handler)
+        sys.unraisablehook = self._previous_hook
         read_end, write_end = self._pipe
         os.close(write_end)            # the helper thread's read returns empty and it ends
         self._pipe = None
-        if self.interrupted and kind is not None and not issubclass(kind, (KeyboardInterrupt, SystemExit)):
-            raise KeyboardInterrupt from None     # Ctrl-C surfaced wrapped (ctypes, z3 "canceled"): it stays Ctrl-C
+        if self.interrupted and (kind is not None and not issubclass(kind, (KeyboardInterrupt, SystemExit))
+                                 or kind is None and not self._raised):
+            # Ctrl-C surfaced wrapped (ctypes, z3 "canceled"), or never surfaced at all: it stays Ctrl-C
+            raise KeyboardInterrupt from None
 
 
 class time_limit:

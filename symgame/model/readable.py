@@ -33,10 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sympy as sp
-import z3
 
 from .decide import Decision, Z3Context, satisfiable
 from .region import Atom, Domain, Region
+from .z3env import z3
 
 _FLIP = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
 _LATEX = {">": ">", ">=": r"\ge", "<": "<", "<=": r"\le", "==": "=", "!=": r"\ne"}

@@ -14,12 +14,12 @@ from typing import Mapping
 
 import flint
 import sympy as sp
-import z3
 
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.flintpoly import integer_polynomials
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL, Profile
+from ..model.z3env import z3
 
 
 @dataclass(frozen=True)

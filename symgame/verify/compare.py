@@ -6,12 +6,12 @@ from fractions import Fraction
 from typing import Iterable, Mapping
 
 import sympy as sp
-import z3
 
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL
 from ..model.region import Atom
+from ..model.z3env import z3
 from .regret import RegretReport, exact_regret, expected_payoffs
 
 

@@ -14,7 +14,6 @@ from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-import z3
 
 from ..errors import NumericSolverError
 from ..model.decide import Decision, Z3Context, satisfiable
@@ -22,6 +21,7 @@ from ..model.game import NormalFormGame
 from ..model.parameters import finite_window
 from ..model.pdl import PDL
 from ..model.region import Domain
+from ..model.z3env import z3
 from ..numeric import solvers
 from .regret import exact_regret
 

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
-import z3
 
 from ..engine.ranges import ParamInterval
 from ..engine.z3terms import Z3Encoder
 from ..errors import NoResultError
 from ..model.polygame import PolynomialGame
+from ..model.z3env import z3
 from .polycert import ProfileSet, check_multilinear, encode_family
 
 REFINE_TIMEOUT_MS = 20_000

@@ -30,7 +30,6 @@ from functools import lru_cache
 from typing import Mapping, Sequence
 
 import sympy as sp
-import z3
 
 from ..engine.parametric import CaseBranch
 from ..engine.ranges import Endpoint, ParamInterval, branch_range, compare_endpoints
@@ -38,6 +37,7 @@ from ..engine.z3terms import Z3Encoder, polynomial_term
 from ..errors import InputError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
+from ..model.z3env import z3
 
 CERTIFY_TIMEOUT_MS = 60_000
 QUANTIFIED_TIMEOUT_MS = 5_000

@@ -36,11 +36,11 @@ import time
 from dataclasses import dataclass, replace
 
 import sympy as sp
-import z3
 
 from ..engine.ranges import ParamInterval
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
+from ..model.z3env import z3
 from .polycert import (
     CERTIFY_TIMEOUT_MS,
     FamilyCertificate,
