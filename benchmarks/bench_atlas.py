@@ -1,6 +1,10 @@
 """Billingham's atlas from the raw case space, against the paper's hand-pruned space.
 
-Run: python3 benchmarks/bench_atlas.py [--serial]
+Run: python3 benchmarks/bench_atlas.py [--serial] [--compare]
+
+With --compare: the previous way (one pool per checkpointed chunk, z3 with 300 ms first on every surviving
+case) against the current one (one pool kept for the run, z3 with 20 ms first, then interval bisection, then
+z3 with 300 ms), alternated twice in this process; the families must be the same.
 
 Both runs use the same engine in this process, on every core (or serially
 with --serial): first the raw 3^11 = 177,147 face/sign combinations with
@@ -15,7 +19,8 @@ derivation (CPU seconds summed over workers), plus the certificates.
 import sys
 import time
 
-from symgame.engine.atlas import build_atlas, process_map, serial_map
+from symgame.engine import atlas as atlas_module
+from symgame.engine.atlas import ProcessMapper, build_atlas, process_map, serial_map
 from symgame.games.billingham import build_game
 from symgame.verify.atlascheck import certify_atlas
 
@@ -47,7 +52,35 @@ def run(label, mapper, case_filter=None):
     return atlas, wall
 
 
+def compare():
+    quick = atlas_module.Z3_QUICK_MS
+    walls = {"previous": [], "current": []}
+    leaders = {}
+    for _ in range(2):
+        for way in ("previous", "current"):
+            atlas_module.Z3_QUICK_MS = atlas_module.Z3_FILTER_MS if way == "previous" else quick
+            start = time.perf_counter()
+            if way == "previous":
+                atlas = build_atlas(build_game(), process_map)
+            else:
+                with ProcessMapper() as mapper:
+                    atlas = build_atlas(build_game(), mapper)
+            walls[way].append(time.perf_counter() - start)
+            leaders[way] = [f.leaders for f in atlas.families]
+            s = atlas.stats.seconds
+            print(f"{way}: {walls[way][-1]:.1f} s (search {s['search']:.1f} s, cases {s['cases']:.1f} s; CPU refute "
+                  f"{s['refute_cpu']:.1f} s, solve {s['solve_cpu']:.1f} s, ranges {s['range_cpu']:.1f} s), "
+                  f"{len(atlas.families)} families")
+    atlas_module.Z3_QUICK_MS = quick
+    best = {way: min(w) for way, w in walls.items()}
+    print(f"best of two: previous {best['previous']:.1f} s, current {best['current']:.1f} s, ratio "
+          f"{best['previous'] / best['current']:.2f}; same families: {leaders['previous'] == leaders['current']}")
+
+
 def main():
+    if "--compare" in sys.argv:
+        compare()
+        return
     mapper = serial_map if "--serial" in sys.argv else process_map
     full, t_full = run("raw case space", mapper)
     hand, t_hand = run("Billingham's hand-pruned space", mapper, hand_lemmas)

@@ -985,22 +985,9 @@ class _Serial:
         return None
 
 
-class _Processes:
-    def __init__(self, workers: int | None):
-        self.workers = workers
-
-    def __enter__(self):
-        from .engine.atlas import process_map
-
-        return lambda fn, items: process_map(fn, items, self.workers)
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
 def atlas_mapper(args: argparse.Namespace):
     """The executor chosen on the command line, as a context manager giving a mapper."""
-    from .engine.atlas import DaskMapper
+    from .engine.atlas import DaskMapper, ProcessMapper
 
     if getattr(args, "scheduler", None):
         try:
@@ -1010,7 +997,7 @@ def atlas_mapper(args: argparse.Namespace):
         return DaskMapper(args.scheduler)
     if args.workers == 1:
         return _Serial()
-    return _Processes(args.workers)
+    return ProcessMapper(args.workers)
 
 
 def _assignments(texts: Sequence[str], what: str, names: Sequence[str], positive: bool = False,
