@@ -143,6 +143,20 @@ def test_provenance_with_module_names_outside_the_packages_is_refused(tmp_path):
     assert provenance_changes(path) == ["p"]
 
 
+def test_a_module_that_is_not_there_has_no_fingerprint(tmp_path):
+    """Run from outside the repository, ``derivations.*`` is not on the path: the empty closure's hash once
+    went into every committed cache as their code fingerprint, silently."""
+    from symgame.export.cache import code_fingerprint
+
+    with pytest.raises(LookupError, match="derivations.nowhere"):
+        code_fingerprint(["symgame.numeric.fictitious", "derivations.nowhere"])
+    path = tmp_path / "c.json"
+    empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"   # SHA-256 of nothing
+    path.write_text(json.dumps({"p": {"key": KEY, "data": 1, "provenance": {"roots": ["derivations.nowhere"],
+                                                                           "code": empty}}}))
+    assert provenance_changes(path) == ["p"]
+
+
 @pytest.mark.pinned
 def test_the_kuhn_cache_is_rechecked_before_it_is_written(tmp_path):
     from derivations.ganzfried2022.kuhn_outputs import CACHE_FILE, write_kuhn_outputs

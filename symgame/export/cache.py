@@ -214,12 +214,22 @@ def code_fingerprint(roots: Iterable[str]) -> str:
     str
         64 hex digits.
 
+    Raises
+    ------
+    LookupError
+        When a root is not a module on the path (a study's ``derivations.*`` outside the repository).
+
     Examples
     --------
     >>> a = code_fingerprint(["symgame.numeric.fictitious"])
     >>> len(a) == 64 and a == code_fingerprint(["symgame.numeric.fictitious"])
     True
     """
+    roots = list(roots)
+    missing = [name for name in roots if _module_file(name) is None]
+    if missing:                             # the empty closure's hash would pass for a fingerprint
+        raise LookupError(f"cannot fingerprint {', '.join(missing)}: no such module on the path "
+                          f"(run from the repository's root, or install it)")
     digest = hashlib.sha256()
     for name in module_closure(roots):
         if name in STORAGE_MODULES:
@@ -301,7 +311,10 @@ def provenance_changes(path: Path | str) -> list[str]:
             continue
         roots = tuple(prov["roots"])
         if roots not in fingerprints:
-            fingerprints[roots] = code_fingerprint(roots)
+            try:
+                fingerprints[roots] = code_fingerprint(roots)
+            except LookupError:             # a module that is not there (renamed, or a forged record)
+                fingerprints[roots] = ""
         if fingerprints[roots] != prov.get("code"):
             changed.append(part)
     return changed
