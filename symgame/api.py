@@ -566,17 +566,23 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
 
 
 def _time_limit(seconds: Any):
-    """:class:`symgame.model.isolated.time_limit` for the API's ``timeout=`` (validated, main thread only)."""
+    """:class:`symgame.model.isolated.time_limit` for the API's ``timeout=`` (validated, main thread only),
+    inside :class:`symgame.model.isolated.interruptible`: a Ctrl-C (a notebook's interrupt) or the limit stops a
+    z3 check that is running, instead of waiting for its own budget."""
     import threading
+    from contextlib import ExitStack
 
-    from .model.isolated import time_limit
+    from .model.isolated import interruptible, time_limit
 
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
             raise InputError(f"timeout: expected a positive number of seconds, got {seconds!r}")
         if threading.current_thread() is not threading.main_thread():
             raise InputError("timeout: a wall-clock limit works in the main thread only (use timeout_ms there)")
-    return time_limit(seconds)
+    stack = ExitStack()
+    stack.enter_context(interruptible())
+    stack.enter_context(time_limit(seconds))
+    return stack
 
 
 def _positive_int(function: str, name: str, value: Any, zero: bool = False) -> None:

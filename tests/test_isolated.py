@@ -196,3 +196,42 @@ def test_ctrl_c_lost_in_a_finalizer_is_delivered_again():
     assert run.stdout.splitlines() == ["KeyboardInterrupt after the finalizer", "handled inside",
                                        "not raised again"], run
     assert "Exception ignored" not in run.stderr, run.stderr
+
+
+_API_CTRL_C = """
+import os, signal, sys, threading, time
+import symgame
+import symgame.engine.derive as derive
+from symgame.model.z3env import z3
+
+def long_check(*args, **kwargs):
+    x, y = z3.Ints("x y")
+    solver = z3.Solver()
+    solver.add(x * y == 1000000007 * 998244353 * 1000003, x > 2000000, y > 2000000000000, x < y, x % 2 == 1)
+    return solver.check()
+
+derive.derive_equilibria = long_check
+game = symgame.normal_form([[[1, 0], [0, 1]], [[0, 1], [1, 0]]])
+started = time.monotonic()
+try:
+    if sys.argv[1] == "interrupt":
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        symgame.solve(game)
+    else:
+        symgame.solve(game, timeout=0.5)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", time.monotonic() - started < 5)
+except symgame.errors.TimeLimitError:
+    print("TimeLimitError", time.monotonic() - started < 5)
+"""
+
+
+@pytest.mark.parametrize("how, expected", [("interrupt", "KeyboardInterrupt True"), ("limit", "TimeLimitError True")])
+def test_the_api_stops_a_running_z3_check_on_ctrl_c_and_at_its_time_limit(how, expected):
+    """In a notebook, the interrupt and ``solve(..., timeout=)`` stop a z3 check at once (z3's own Ctrl-C
+    handler is off, so without the API's interruptible block the check would run to its end)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _API_CTRL_C, how], capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == expected, run
