@@ -10,7 +10,9 @@ project = "symgame"
 author = "The symgame developers"
 copyright = "2026, The symgame developers"
 release = version = __version__
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode"]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode", "myst_parser"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_heading_anchors = 3
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 autodoc_member_order = "bysource"

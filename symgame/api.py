@@ -501,7 +501,7 @@ def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PD
     """Read a claimed parametric decision list for ``game`` from a YAML/JSON file or a mapping.
 
     The format (rules in order, each with optional ``if`` conditions and the ``play`` of every
-    player) is in the README section "Claimed decision lists"; names are the game's parameters and
+    player) is in docs/formats.md, "Claimed decision lists"; names are the game's parameters and
     players. Problems raise :class:`~symgame.errors.InputError` with one line naming the place.
     Check the claim with :meth:`Solution.check`.
     """
@@ -1025,7 +1025,7 @@ def tree_solve(source: "str | Path | Any"):
     (:func:`symgame.engine.parametric_regions.parametric_regions_solve`, a
     :class:`~symgame.engine.parametric_regions.ParametricRegions`), checked against an independent LP.
 
-    ``source`` is a YAML/JSON tree file (see the README, "Game trees with parameters") or a
+    ``source`` is a YAML/JSON tree file (see docs/formats.md, "Game trees with parameters") or a
     :class:`~symgame.model.treefile.TreeFile`. Returns a
     :class:`~symgame.engine.parametric_lp.ParametricTreeSolution` whose ``checks`` hold the point checks.
 

@@ -1,7 +1,7 @@
 """Exports of an equilibrium atlas: JSON, Markdown summary and errata, LaTeX cheat sheet, plots.
 
 The JSON schema is ``symgame/export/atlas.schema.json`` (documented in
-README.md).  Everything written is deterministic: no timings, no floats
+docs/formats.md, "Polynomial game files").  Everything written is deterministic: no timings, no floats
 except rounded approximations of exact endpoints.
 """
 from __future__ import annotations

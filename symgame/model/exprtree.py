@@ -9,7 +9,7 @@ symgame's JSON gives every condition and probability as a sympy-syntax string *a
 
 A string such as ``"E*lambda - 1"`` means something else to ``sympy.sympify`` (Euler's number, a
 syntax error); the tree cannot. :func:`from_tree` reads a tree back without any parser, and the
-README's "JSON contract" shows the same in ten lines of plain Python.
+The page docs/json.md ("The JSON contract") shows the same in ten lines of plain Python.
 
 Examples
 --------

@@ -3,7 +3,7 @@
 Every problem is reported as a :class:`GameFileError` whose message names the
 file, the place in it (``payoffs[1][2]``, ``parameters.t``) and what is
 wrong.  Expressions go through the restricted parser of
-:mod:`symgame.model.expr` only.  The format is documented in README.md.
+:mod:`symgame.model.expr` only.  The format is documented in docs/formats.md.
 """
 from __future__ import annotations
 

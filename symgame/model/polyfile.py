@@ -1,6 +1,6 @@
 """Reading polynomial game files (YAML or JSON) into :class:`PolynomialGame`.
 
-Format (documented in README.md)::
+Format (documented in docs/formats.md, "Polynomial game files")::
 
     game: billingham
     description: ...            # optional
