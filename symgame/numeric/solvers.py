@@ -12,7 +12,7 @@ import math
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -111,12 +111,38 @@ def _maximin(a: np.ndarray) -> tuple[np.ndarray, float]:
 
 def bimatrix_equilibria(a: np.ndarray, b: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """All equilibria nashpy's support enumeration finds (nondegenerate games)."""
-    import nashpy
-
+    enumerate_supports = _nashpy_support_enumeration()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return [(np.asarray(x), np.asarray(y))
-                for x, y in nashpy.Game(np.asarray(a, float), np.asarray(b, float)).support_enumeration()]
+                for x, y in enumerate_supports(np.asarray(a, float), np.asarray(b, float))]
+
+
+def _nashpy_support_enumeration() -> Callable:
+    """nashpy's ``support_enumeration`` (the function ``nashpy.Game.support_enumeration`` calls), loaded from its
+    own module without running ``nashpy/__init__.py``: the package's ``__init__`` imports all of nashpy (its
+    evolutionary dynamics import networkx and scipy), 0.78 s of a 2x2 solve's start-up, while this module needs
+    numpy only. Falls back to the package when the module is not where nashpy keeps it."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    name = "symgame.numeric._nashpy_support_enumeration"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.find_spec("nashpy")
+        folders = list(spec.submodule_search_locations or []) if spec is not None else []
+        path = Path(folders[0], "algorithms", "support_enumeration.py") if folders else None
+        if path is None or not path.is_file():
+            import nashpy
+
+            return lambda a, b: nashpy.Game(a, b).support_enumeration()
+        file_spec = importlib.util.spec_from_file_location(name, path)
+        assert file_spec is not None and file_spec.loader is not None
+        module = importlib.util.module_from_spec(file_spec)
+        file_spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module.support_enumeration
 
 
 def best_actions(payoffs: np.ndarray, tol: float = 1e-9) -> list[int]:
