@@ -2,6 +2,7 @@
 still nashpy's own support enumeration."""
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 from hypothesis import given, seed, settings
@@ -9,19 +10,7 @@ from hypothesis import strategies as st
 
 from symgame.numeric.solvers import bimatrix_equilibria
 
-GAME = """
-game: battle
-parameters:
-  p: "(0, 1)"
-players:
-  - name: Row
-    actions: [a, b]
-  - name: Col
-    actions: [a, b]
-payoffs:
-  - [["p", "1 - p"], ["0", "0"]]
-  - [["0", "0"], ["1 - p", "p"]]
-"""
+GAME = Path(__file__).resolve().parents[1] / "examples" / "battle_weight.yaml"
 
 
 @seed(20261126)
@@ -43,13 +32,11 @@ def test_the_cross_check_is_nashpys_support_enumeration(m, n, draw):
     assert all(np.allclose(x, u) and np.allclose(y, v) for (x, y), (u, v) in zip(ours, theirs))
 
 
-def test_a_two_by_two_solve_imports_neither_nashpys_package_nor_scipy(tmp_path):
+def test_a_two_by_two_solve_imports_neither_nashpys_package_nor_scipy():
     """nashpy's ``__init__`` imports networkx and scipy (0.78 s); a general-sum 2x2 solve needs neither."""
-    path = tmp_path / "battle.yaml"
-    path.write_text(GAME)
     script = ("import sys\nfrom symgame.cli import main\nstatus = main(['solve', sys.argv[1]])\n"
               "print(status, sorted(m for m in ('nashpy', 'scipy.optimize', 'networkx', 'matplotlib') "
               "if m in sys.modules))")
-    run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", script, str(GAME)], capture_output=True, text=True, timeout=120)
     assert run.stdout.splitlines()[-1] == "0 []", run
     assert "Row plays b; Col plays b" in run.stdout
