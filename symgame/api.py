@@ -460,6 +460,41 @@ class Solution:
         return cheatsheet_tex(spec.title, spec.source, self.pdl, verification_sentence(self.analysis),
                               rule_values(self.derivation))
 
+    def plot(self, ax: Any = None, window: Mapping[str, tuple[float, float]] | None = None,
+             resolution: int = 401) -> Any:
+        """Draw the decision list: each action's probability against a single parameter (each rule's stretch
+        shaded), or the box of two parameters coloured by rule. The current matplotlib backend is kept (a
+        notebook shows the figure inline); nothing is written.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw (default: a new figure).
+        window : mapping of str to (float, float), optional
+            The range drawn for a parameter; needed for an unbounded one.
+        resolution : int
+            Grid points per parameter.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Raises
+        ------
+        InputError
+            For a game with no parameter or more than two, or a missing or bad window.
+
+        Examples
+        --------
+        >>> sol = solve(normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True))
+        >>> ax = sol.plot(window={"a": (0, 4)}, resolution=5)
+        >>> [round(float(y), 3) for y in ax.get_lines()[0].get_ydata()]     # Row's first action: 1/(a + 1)
+        [1.0, 0.5, 0.333, 0.25, 0.2]
+        """
+        from .export.plots import plot_pdl
+
+        return plot_pdl(self.pdl, ax=ax, window=window, resolution=resolution, title=self.game.name)
+
     def check(self, claimed: PDL, timeout_ms: int = 30_000) -> PublishedCheck:
         """Check a claimed PDL (yours, or a paper's) against this game and the derived list.
 

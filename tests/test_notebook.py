@@ -85,3 +85,63 @@ def test_a_condition_is_stated_once():
     for pair in json.load(open(sweep))["pairs"]:
         for r in pair.get("pdl", []):
             assert len(set(r["when"])) == len(r["when"]), (pair.get("scores"), r["when"])
+
+
+# --------------------------------------------------------------------------- Solution.plot
+
+def test_plot_draws_the_exact_probabilities_of_a_one_parameter_list():
+    from fractions import Fraction
+
+    solution = symgame.solve(symgame.load("examples/rps_variant.yaml"))
+    ax = solution.plot(resolution=13)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert sorted(lines) == sorted(f"{p}: {a}" for p in ("Row", "Col") for a in ("rock", "paper", "scissors"))
+    xs = lines["Row: paper"].get_xdata()
+    assert float(xs[0]) == 0.0 and float(xs[-1]) == 3.0
+    for k in (1, 6, 11):
+        exact = solution.evaluate(t=Fraction(xs[k]).limit_denominator(1000)).strategies
+        assert abs(float(lines["Row: paper"].get_ydata()[k]) - float(exact[0][1])) < 1e-12
+        assert abs(float(lines["Col: scissors"].get_ydata()[k]) - float(exact[1][2])) < 1e-12
+    assert ax.get_title() == "rock-paper-variant"
+
+
+def test_plot_colours_a_two_parameter_box_by_the_exact_rule():
+    from fractions import Fraction
+
+    game = symgame.normal_form([["p", "1 - q"], ["1 - p", "q"]], parameters={"p": "[0, 1]", "q": "[0, 1]"},
+                               name="box")
+    solution = symgame.solve(game)
+    assert len(solution.pdl.rules) > 1
+    ax = solution.plot(resolution=21)
+    image = ax.get_images()[0].get_array()
+    for i, j in ((3, 5), (10, 10), (17, 2), (5, 18)):   # points of the grid (j/20, i/20), none on a boundary here
+        rule = solution.pdl.evaluate({"p": Fraction(j, 20), "q": Fraction(i, 20)}).rule_index
+        assert int(image[i, j]) == rule, (i, j)
+
+
+def test_plot_refuses_what_it_cannot_draw_in_one_line():
+    import pytest
+
+    flat = symgame.solve(symgame.normal_form([[1, 0], [0, 1]], zero_sum=True))
+    with pytest.raises(symgame.InputError, match="1 or 2 parameters"):
+        flat.plot()
+    open_ended = symgame.solve(symgame.normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"},
+                                                   zero_sum=True))
+    with pytest.raises(symgame.InputError, match="unbounded; give window"):
+        open_ended.plot()
+    with pytest.raises(symgame.InputError, match="not inside the domain"):
+        open_ended.plot(window={"a": (-1, 2)})
+    with pytest.raises(symgame.InputError, match="not a parameter"):
+        open_ended.plot(window={"b": (1, 2)})
+
+
+def test_plotting_keeps_a_backend_chosen_before_pyplot_is_imported():
+    script = (
+        "import matplotlib; matplotlib.use('svg')\n"
+        "import symgame\n"
+        "game = symgame.normal_form([['t', '0'], ['0', '1']], parameters={'t': '[1, 2]'}, zero_sum=True)\n"
+        "ax = symgame.solve(game).plot(resolution=5)\n"
+        "print(matplotlib.get_backend(), type(ax).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "svg Axes"
