@@ -468,21 +468,19 @@ class Solution:
 
         Parameters
         ----------
-        ax : matplotlib.axes.Axes, optional
-            Where to draw (default: a new figure).
-        window : mapping of str to (float, float), optional
-            The range drawn for a parameter; needed for an unbounded one.
-        resolution : int
-            Grid points per parameter.
+        ax, window, resolution
+            As for :func:`symgame.export.plots.plot_pdl` (a new figure by default; a window is needed for an
+            unbounded parameter).
 
         Returns
         -------
         matplotlib.axes.Axes
+            The Axes drawn on.
 
         Raises
         ------
         InputError
-            For a game with no parameter or more than two, or a missing or bad window.
+            As :func:`~symgame.export.plots.plot_pdl` does.
 
         Examples
         --------

@@ -36,17 +36,20 @@ def test_markdown_displays_carry_the_results_and_escape_names():
     assert "| F1 | `y = 2/(P + 3)` | 1 <= P |" in atlas
 
 
+def _printed(script: str) -> str:
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 def test_writing_plots_keeps_the_backend_a_notebook_chose():
-    script = (
+    assert _printed(
         "import matplotlib; matplotlib.use('svg'); import matplotlib.pyplot as plt\n"
         "import symgame, tempfile, pathlib\n"
         "game = symgame.normal_form([['p', 'q'], ['1', '0']], parameters={'p': '[0, 1]', 'q': '[0, 1]'},"
         " zero_sum=True)\n"
         "symgame.solve(game).write(tempfile.mkdtemp())\n"
-        "print(matplotlib.get_backend())\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "svg"
+        "print(matplotlib.get_backend())\n") == "svg"
 
 
 def test_version_option():
@@ -136,12 +139,9 @@ def test_plot_refuses_what_it_cannot_draw_in_one_line():
 
 
 def test_plotting_keeps_a_backend_chosen_before_pyplot_is_imported():
-    script = (
+    assert _printed(
         "import matplotlib; matplotlib.use('svg')\n"
         "import symgame\n"
         "game = symgame.normal_form([['t', '0'], ['0', '1']], parameters={'t': '[1, 2]'}, zero_sum=True)\n"
         "ax = symgame.solve(game).plot(resolution=5)\n"
-        "print(matplotlib.get_backend(), type(ax).__name__)\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "svg Axes"
+        "print(matplotlib.get_backend(), type(ax).__name__)\n") == "svg Axes"
