@@ -984,7 +984,7 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
     >>> [(f.ident, dict(f.members[0].branch.values)) for f in atlas(game).families]
     [('F1', {'Row_tails': 1, 'Col': 2/(t + 3), 'Row_heads': 2/(t + 3)})]
     """
-    from .engine.atlas import CaseSpaceTooLarge, build_atlas, process_map, serial_map
+    from .engine.atlas import CaseSpaceTooLarge, ProcessMapper, build_atlas, serial_map
     from .model.game import NormalFormGame
     from .model.polygame import PolynomialGame
 
@@ -998,10 +998,12 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
         game = polynomial_game_from_tree(normal_form_tree(game, game.name), game.name)
     if not isinstance(game, PolynomialGame):
         raise InputError(f"atlas: expected a polynomial game, got {type(game).__name__}")
-    mapper = serial_map if workers == 1 else (lambda fn, items: process_map(fn, items, workers))
     try:
         with _time_limit(timeout):
-            return build_atlas(game, mapper, budget=budget)
+            if workers == 1:
+                return build_atlas(game, serial_map, budget=budget)
+            with ProcessMapper(workers) as mapper:
+                return build_atlas(game, mapper, budget=budget)
     except CaseSpaceTooLarge as exc:
         raise InputError(str(exc)) from None
 

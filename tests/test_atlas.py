@@ -281,6 +281,36 @@ def test_a_case_over_its_time_limit_is_reported_open(serial_atlas):
     assert [(v.case, v.stage) for v in found.verdicts] == [(case, "timeout")] and not found.families
 
 
+def test_declared_open_cases_are_not_attempted_and_a_limit_can_be_an_error(serial_atlas):
+    """What is recorded never depends on the machine's speed: a declared case is "open" without being run,
+    and with ``limit_is_error`` a case past the limit stops the run instead of being recorded "timeout"."""
+    from symgame.engine.atlas import atlas_from_cases
+    from symgame.errors import TimeLimitError
+
+    solved = sorted(v.case for v in serial_atlas.verdicts if v.stage == "solved")[:2]
+    found = atlas_from_cases(serial_atlas.game, solved, open_cases=[solved[0]])
+    assert [(v.case, v.stage) for v in found.verdicts] == [(solved[0], "open"), (solved[1], "solved")]
+    assert {m.branch.case for f in found.families for m in f.members} == {solved[1]}
+    with pytest.raises(TimeLimitError, match="declare it open"):
+        atlas_from_cases(serial_atlas.game, solved[1:], case_seconds=1e-6, limit_is_error=True)
+
+
+def test_dominance_skips_declared_variables_and_needs_no_time_limit():
+    import sympy as sp
+
+    from symgame.engine.polydominance import weakly_dominated
+    from symgame.model.parameters import parse_domain
+    from symgame.model.polygame import PolynomialGame, PolyPlayer
+
+    x, y, z, w, p = sp.symbols("x y z w P", real=True)
+    game = PolynomialGame("g", (parse_domain("P", "[1, 2]"),),
+                          (PolyPlayer("1", ("x", "z"), x * (y - p) + z * (1 - 2 * y)),
+                           PolyPlayer("2", ("y", "w"), y * (1 - x) + w * (x - y / 2))))
+    assert weakly_dominated(game, None).fixed == {"x": 0, "y": 1}
+    declared = weakly_dominated(game, None, skip=["x"])     # y's sign needs x = 0 first: nothing is fixed
+    assert declared.fixed == {} and declared.undecided == ("x",)
+
+
 def test_a_case_whose_process_dies_is_retried_then_reported_crashed(serial_atlas, monkeypatch):
     import os
     import signal

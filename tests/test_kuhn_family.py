@@ -7,7 +7,7 @@ import sympy as sp
 
 from derivations.ganzfried2022.kuhn_family import derive_three_card_family
 from derivations.ganzfried2022.kuhn_outputs import three_card_json, three_card_markdown
-from symgame.engine.atlas import build_atlas, process_map
+from symgame.engine.atlas import ProcessMapper, build_atlas
 from symgame.model.parameters import parameter_symbol, parse_domain
 from symgame.model.polygame import PolynomialGame, PolyPlayer
 from symgame.verify.nashrefine import refine_to_nash
@@ -18,7 +18,8 @@ OUT = Path(__file__).resolve().parents[1] / "outputs" / "kuhn"
 
 @pytest.fixture(scope="module")
 def report():
-    return derive_three_card_family(process_map)
+    with ProcessMapper() as mapper:
+        return derive_three_card_family(mapper)
 
 
 def test_engine_finds_kuhns_family_and_nothing_else(report):

@@ -11,7 +11,7 @@ import sympy as sp
 from derivations.ganzfried2022 import kuhn_pdl, kuhn_proof
 from derivations.ganzfried2022.kuhn_family import FamilyReport, derive_three_card_family
 from derivations.ganzfried2022.kuhn_printed import DeckReport, deck_report
-from symgame.engine.atlas import process_map
+from symgame.engine.atlas import ProcessMapper
 from symgame.export.documents import dumps
 from symgame.export.latex import compile_pdf, escape, render
 from symgame.games.kuhn import SOURCE, build_game
@@ -313,7 +313,9 @@ def kuhn_texts(decks: Sequence[int] = DEFAULT_DECKS, closed_form_decks: Sequence
     rows = reports(decks)
     checks = closed_form_checks(closed_form_decks)
     proofs = kuhn_proof.prove_all_residues()
-    family = family or derive_three_card_family(process_map)
+    if family is None:
+        with ProcessMapper() as mapper:
+            family = derive_three_card_family(mapper)
     files = {"values.csv": values_csv(rows), "ganzfried_check.csv": check_csv(rows),
              "closed_form_check.csv": closed_form_csv(checks), "pdl.json": pdl_json(checks, proofs),
              "cheatsheet.tex": cheatsheet_tex(checks, proofs),

@@ -64,7 +64,7 @@ class CaseVerdict:
     """What happened to one surviving case."""
 
     case: str
-    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout", "crashed" (atlas_from_cases only)
+    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout", "crashed", "open" (atlas_from_cases)
     branches: tuple[SolvedBranch, ...] = ()
     unsolved: tuple[str, ...] = ()
     seconds: tuple[float, float, float] = field(default=(0.0, 0.0, 0.0), compare=False)  # refute, solve, range
@@ -529,26 +529,38 @@ def _float_derivatives(game: PolynomialGame) -> dict[str, Callable]:
 
 
 def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: float | None = None,
-                     progress: bool = False) -> Atlas:
+                     progress: bool = False, open_cases: Iterable[str] = (),
+                     limit_is_error: bool = False) -> Atlas:
     """The families of the given cases, each refuted or solved exactly with its ranges (not complete).
 
     Each case is treated as in :func:`build_atlas`, on every piece of the parameter domain, so a family is
     valid wherever its range says, also far from where its case was proposed.  With ``case_seconds`` each
     case runs in its own process and one that takes longer is reported with the stage ``"timeout"`` (its
-    case stays open; the atlas says so).  The atlas is marked ``complete=False``.
+    case stays open; the atlas says so), or, with ``limit_is_error``, stops the run with a
+    :class:`~symgame.errors.TimeLimitError` (so that no record depends on the machine's speed). Cases in
+    ``open_cases`` (declared beyond reach) are not attempted: stage ``"open"``. The atlas is marked
+    ``complete=False``.
     """
+    from ..errors import TimeLimitError
+
     structure = detect_structure(game)
     stats = AtlasStats(raw_cases=total_cases(structure))
     pieces = tuple(range(len(parameter_pieces(game))))
     cases = sorted(set(cases))
+    declared = set(open_cases)
     stats.survivors = len(cases)
     t0 = time.perf_counter()
     verdicts = []
     for k, case in enumerate(cases):
-        if case_seconds is None:
+        if case in declared:
+            verdicts.append(CaseVerdict(case, "open"))
+        elif case_seconds is None:
             verdicts.append(analyse_case(game, structure, case, pieces))
         else:
             verdicts.append(_analyse_with_limit(game, structure, case, pieces, case_seconds))
+            if limit_is_error and verdicts[-1].stage == "timeout":
+                raise TimeLimitError(f"case {case} was not solved within {case_seconds:g} s: declare it open "
+                                     "or raise the limit")
         _say(progress, f"cases: {k + 1}/{len(cases)} analysed ({verdicts[-1].stage})")
     solved = _tally(stats, verdicts, t0)
     families = merge_families(game, structure, solved)

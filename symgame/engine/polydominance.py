@@ -24,6 +24,7 @@ positive probability may be lost, those of the smaller game never are.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 import sympy as sp
 
@@ -51,17 +52,20 @@ def fix_variables(game: PolynomialGame, values: dict[str, int]) -> PolynomialGam
     return PolynomialGame(game.name, game.parameters, players, game.description, fixed)
 
 
-def weakly_dominated(game: PolynomialGame, timeout_ms: int = 20_000) -> DominanceResult:
+def weakly_dominated(game: PolynomialGame, timeout_ms: int | None = 20_000,
+                     skip: Iterable[str] = ()) -> DominanceResult:
     """Fix, repeatedly, every variable whose derivative keeps one sign on the box and parameter domain.
 
-    A derivative z3 cannot decide within ``timeout_ms`` is left free and listed in ``undecided``.
+    A derivative z3 cannot decide within ``timeout_ms`` (``None``: no limit) is left free and listed in
+    ``undecided``; so is every variable in ``skip``, whose derivative is not tried at all (declared beyond
+    reach: with ``skip`` and no limit, what is fixed does not depend on the machine's speed).
     """
     fixed: dict[str, int] = {}
     rounds = 0
-    undecided: set[str] = set()
+    undecided: set[str] = set(skip) & set(game.variables)
     while True:
         rounds += 1
-        found = _constant_signs(game, timeout_ms, undecided)
+        found = _constant_signs(game, timeout_ms, undecided, frozenset(skip))
         for p in game.players:             # a player keeps at least one variable (a game needs one each)
             if p.variables and all(x in found for x in p.variables):
                 del found[p.variables[-1]]
@@ -72,18 +76,22 @@ def weakly_dominated(game: PolynomialGame, timeout_ms: int = 20_000) -> Dominanc
     return DominanceResult(game, fixed, tuple(sorted(undecided - set(fixed))), rounds)
 
 
-def _constant_signs(game: PolynomialGame, timeout_ms: int, undecided: set[str]) -> dict[str, int]:
+def _constant_signs(game: PolynomialGame, timeout_ms: int | None, undecided: set[str],
+                    skip: frozenset[str] = frozenset()) -> dict[str, int]:
     names = {str(s): z3.Real(str(s)) for s in game.generators}
     box = [c for x in game.variables for c in (names[x] >= 0, names[x] <= 1)]
     for param in game.parameters:
         box += _domain_constraints(param, names[param.name])
     found: dict[str, int] = {}
     for x, g in game.derivatives.items():
+        if x in skip:
+            continue
         term = polynomial_term(g, [names[str(v)] for v in g.gens])
         answers = []
         for holds in (term > 0, term < 0):
             solver = z3.Solver()
-            solver.set("timeout", timeout_ms)
+            if timeout_ms:
+                solver.set("timeout", timeout_ms)
             solver.add(*box, holds)
             answers.append(solver.check())
         if answers[0] == z3.unsat and answers[1] == z3.unsat:
