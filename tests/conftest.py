@@ -32,11 +32,21 @@ def fractions(point):
 
 
 @pytest.fixture(scope="session")
-def billingham_analysis():
-    """The Billingham atlas built from the rules (all cores) and every check run once per session."""
+def billingham_atlas():
+    """The Billingham atlas built from the rules (all cores), once per session (per test process)."""
+    from symgame.engine.atlas import ProcessMapper, build_atlas
+    from symgame.games import billingham
+
+    with ProcessMapper() as mapper:
+        return build_atlas(billingham.build_game(), mapper)
+
+
+@pytest.fixture(scope="session")
+def billingham_analysis(billingham_atlas):
+    """Every check of the Billingham study run on that atlas, once per session."""
     from derivations.billingham2017.outputs import analyse_billingham
 
-    return analyse_billingham()
+    return analyse_billingham(atlas=billingham_atlas)
 
 
 # --- tests that compare committed outputs byte for byte -------------------------------------------------------------

@@ -65,10 +65,10 @@ def test_groups_follow_the_cards_in_kuhn_poker():
     assert sum(2 ** len(g) for k in range(3) for g in separable_groups(game, k)) < 2 ** 16
 
 
-def test_billingham_families_are_certified_group_by_group(billingham_analysis):
+def test_billingham_families_are_certified_group_by_group(billingham_atlas):
     game = billingham.build_game()
     checked = 0
-    for family in billingham_analysis.atlas.families[:6]:
+    for family in billingham_atlas.families[:6]:
         member = family.members[0]
         for iv in member.range.intervals:
             cert = certify_best_response(game, ProfileSet.from_branch(member.branch), iv)
@@ -77,10 +77,10 @@ def test_billingham_families_are_certified_group_by_group(billingham_analysis):
     assert checked >= 6
 
 
-def test_a_perturbed_family_is_refuted_with_an_exact_counterexample(billingham_analysis):
+def test_a_perturbed_family_is_refuted_with_an_exact_counterexample(billingham_atlas):
     """1% more bluffing for Player 3 in the family valid for large P is not an equilibrium."""
     game = billingham.build_game()
-    family = next(f for f in billingham_analysis.atlas.families if not f.continuum and f.intervals[0].upper is None)
+    family = next(f for f in billingham_atlas.families if not f.continuum and f.intervals[0].upper is None)
     member = family.members[0]
     values = dict(member.branch.values)
     values["b3"] = values["b3"] * sp.Rational(101, 100)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from derivations.billingham2017 import printed as billingham_printed
-from symgame.engine.atlas import Mapper, ProcessMapper, build_atlas
+from symgame.engine.atlas import Atlas, Mapper, ProcessMapper, build_atlas
 from symgame.export.atlas_outputs import AtlasExport, write_atlas_outputs
 from symgame.games import billingham
 from symgame.model.store import write_atomic
@@ -13,12 +13,14 @@ from symgame.verify.atlasreport import AtlasAnalysis, analyse_atlas
 PLOTTED = ("a1", "b1", "a2", "b2", "b3")
 
 
-def analyse_billingham(mapper: Mapper | None = None, progress: bool = False) -> AtlasAnalysis:
-    """Build the atlas from the rules (by default on every core) and run every check against the paper."""
-    if mapper is None:
+def analyse_billingham(mapper: Mapper | None = None, progress: bool = False,
+                       atlas: Atlas | None = None) -> AtlasAnalysis:
+    """Build the atlas from the rules (by default on every core), or take ``atlas`` built so before, and run
+    every check against the paper."""
+    if atlas is None and mapper is None:
         with ProcessMapper() as pool:
             atlas = build_atlas(billingham.build_game(), pool, progress=progress)
-    else:
+    elif atlas is None:
         atlas = build_atlas(billingham.build_game(), mapper, progress=progress)
     return analyse_atlas(atlas, billingham_printed.printed_solutions(), billingham_printed.printed_statements(),
                          billingham.numeric_values())
