@@ -90,3 +90,30 @@ def test_a_perturbed_family_is_refuted_with_an_exact_counterexample(billingham_a
     at = sp.Rational(cert.counterexample["P"])
     profile = {x: sp.sympify(v).subs(P, at) for x, v in values.items()}
     assert not exact_regret(game, profile, {"P": at}).is_nash
+
+
+def test_deviation_gains_equal_the_substitution_at_every_vertex(billingham_atlas):
+    """``deviation_expressions`` evaluates one polynomial per player at the vertices; the reference substitutes
+    every vertex into the payoff, as the definition reads. The gains are rational functions of P, compared as
+    such (expanded forms of equal rational functions may differ)."""
+    import itertools
+
+    import sympy as sp
+
+    from symgame.verify.nashrefine import deviation_expressions
+
+    game = billingham_atlas.game
+    for family in billingham_atlas.families[:8]:
+        pset = ProfileSet.from_branch(family.members[0].branch)
+        values = {game.symbol(x): e for x, e in pset.values if x not in pset.free}
+        reference = {}
+        for player in game.players:
+            own = [game.symbol(v) for v in player.variables]
+            here = player.payoff.subs(values, simultaneous=True)
+            for vertex in itertools.product((0, 1), repeat=len(own)):
+                pinned = dict(zip(own, vertex))
+                others = {s: e for s, e in values.items() if s not in pinned}
+                label = f"player {player.name} plays " + ", ".join(f"{v}={b}" for v, b in zip(player.variables, vertex))
+                reference[label] = sp.cancel(here - player.payoff.subs(pinned).subs(others, simultaneous=True))
+        found = {label: sp.cancel(gain) for label, gain in deviation_expressions(game, pset)}
+        assert found == {label: g for label, g in reference.items() if g != 0}, family.ident
