@@ -148,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _timeout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
+                        help="write what would go to standard output to FILE instead (atomically, never through a "
+                             "symbolic link; nothing is written when the command prints nothing)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="stop with exit 3 and one line when no result is reached within SECONDS of wall time "
                              "(nothing is written; a checkpoint keeps what was finished)")
@@ -252,10 +255,28 @@ def _limited(args: argparse.Namespace, command: Any) -> int:
         return EXIT_INPUT
     try:
         with time_limit(seconds):
-            return command(args)
+            if getattr(args, "output", None) is None:
+                return command(args)
+            return _to_file(args, command)
     except TimeLimitError as exc:
         print(f"{_where(args)}: {exc}", file=sys.stderr)
         return EXIT_NO_RESULT
+
+
+def _to_file(args: argparse.Namespace, command: Any) -> int:
+    """``command(args)`` with its standard output collected and written to ``--output`` (atomically) when it ends;
+    a run stopped by an error or an interrupt writes nothing."""
+    import contextlib
+    import io
+
+    from .model.store import write_atomic
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        status = command(args)
+    if buffer.getvalue():
+        write_atomic(args.output, buffer.getvalue())
+    return status
 
 
 def _where(args: argparse.Namespace) -> str:

@@ -202,3 +202,28 @@ def test_markdown_text_round_trips_through_commonmark_escapes():
         assert "".join(plain) == name
 
     check()
+
+
+def test_output_option_writes_what_standard_output_would_show(tmp_path, capsys):
+    """``-o FILE`` holds exactly the bytes of standard output; a link is refused in one line; a failing
+    command writes nothing."""
+    from pathlib import Path
+
+    from symgame.cli import main
+
+    example = str(Path(__file__).resolve().parents[1] / "examples" / "battle_weight.yaml")
+    assert main(["solve", example, "--json"]) == 0
+    shown = capsys.readouterr().out
+    target = tmp_path / "out" / "result.json"
+    assert main(["solve", example, "--json", "-o", str(target)]) == 0
+    assert capsys.readouterr().out == "" and target.read_text() == shown
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep\n")
+    (tmp_path / "link.json").symlink_to(precious)
+    assert main(["solve", example, "-o", str(tmp_path / "link.json")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "symbolic link" in err and precious.read_text() == "keep\n"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: x\nplayers: 3\n")
+    assert main(["solve", str(bad), "-o", str(tmp_path / "never.txt")]) == 2
+    assert not (tmp_path / "never.txt").exists()
