@@ -235,3 +235,33 @@ def test_the_api_stops_a_running_z3_check_on_ctrl_c_and_at_its_time_limit(how, e
 
     run = subprocess.run([sys.executable, "-c", _API_CTRL_C, how], capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == expected, run
+
+
+def test_a_process_tree_that_keeps_forking_is_killed_whole():
+    """The deadline's kill freezes the tree before it kills it: a process that forks a child every millisecond
+    (as a pool starting its workers) leaves no descendant alive (each would keep the command's pipes open)."""
+    import subprocess
+    import sys
+    import time
+
+    from symgame.model.isolated import _kill_tree
+
+    marker = f"symgame-fork-test-{os.getpid()}"
+    script = ("import os, sys, time\n"
+              "end = time.monotonic() + 20\n"
+              "while time.monotonic() < end:\n"
+              "    if os.fork() == 0:\n"
+              "        time.sleep(30); os._exit(0)\n"
+              "    time.sleep(0.001)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script, marker])
+    try:
+        time.sleep(0.5)
+        _kill_tree(parent.pid)
+        parent.wait(timeout=10)
+        time.sleep(0.3)
+        alive = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+        states = [Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] for pid in alive
+                  if Path(f"/proc/{pid}/stat").exists()]
+        assert [s for s in states if s != "Z"] == [], states
+    finally:
+        subprocess.run(["pkill", "-9", "-f", marker])

@@ -481,8 +481,36 @@ def run_with_deadline(run: Callable[[], int], seconds: float, grace: float = 3.0
 
 def _kill_tree(pid: int) -> None:
     """``SIGKILL`` to ``pid`` and to every process descending from it (Linux: read from ``/proc``; elsewhere
-    the process alone)."""
+    the process alone).
+
+    The tree is frozen first: every process found is stopped (``SIGSTOP``) and ``/proc`` is read again until no
+    new descendant appears, so a process pool that is starting its workers while the limit expires cannot fork
+    one that escapes (a worker left alive keeps the command's output pipes open: a caller reading them waits
+    forever). Then every stopped process is killed."""
     import os
+
+    stopped: list[int] = []
+    seen: set[int] = set()
+    while True:
+        found = [member for member in _descendants(pid) if member not in seen]
+        if not found:
+            break
+        for member in found:
+            seen.add(member)
+            try:
+                os.kill(member, signal.SIGSTOP)
+                stopped.append(member)
+            except (ProcessLookupError, PermissionError):
+                pass
+    for member in stopped:
+        try:
+            os.kill(member, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process whose parent chain leads to it, from ``/proc`` (``[pid]`` where there is none)."""
     from pathlib import Path
 
     children: dict[int, list[int]] = {}
@@ -499,8 +527,4 @@ def _kill_tree(pid: int) -> None:
         found = children.get(frontier.pop(), [])
         tree += found
         frontier += found
-    for member in tree:
-        try:
-            os.kill(member, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    return tree
