@@ -1,6 +1,6 @@
 """symgame's three-player Kuhn poker (built from the rules, :mod:`symgame.games.kuhn3`) against an independent
 implementation: OpenSpiel's ``kuhn_poker(players=3)``, exported by OpenSpiel 2.0.2's ``export_gambit``
-(``tests/data/openspiel/kuhn3_poker.efg``). The same 24 deals with the same probabilities, the same information
+(``derivations/szafron2013/openspiel_kuhn3.efg``). The same 24 deals with the same probabilities, the same information
 sets, the same payoff at every one of the leaves (pot P = 3: three antes of 1, bets of 1)."""
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pytest
 
 from derivations.szafron2013.openspiel import openspiel_side, symgame_side
 
-EFG = Path(__file__).parent / "data" / "openspiel" / "kuhn3_poker.efg"
+EFG = Path(__file__).resolve().parents[1] / "derivations" / "szafron2013" / "openspiel_kuhn3.efg"
 
 
 @pytest.fixture(scope="module")

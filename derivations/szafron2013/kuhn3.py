@@ -52,15 +52,18 @@ CASE_LIMIT_SECONDS = 3600
 #: same measurement. The others are tried with no time limit.
 DOMINANCE_OPEN = ("A1_o", "K2_x")
 #: Version of what the study records (2: declared open cases and frequencies instead of wall-clock budgets;
-#: the refuted and the empty cases are both recorded "no equilibrium").
-METHOD_VERSION = 2
+#: the refuted and the empty cases are both recorded "no equilibrium"; 3: the case of an exact equilibrium of
+#: OpenSpiel's implementation of the game at P = 3 is solved too, :mod:`derivations.szafron2013.openspiel`).
+METHOD_VERSION = 3
 WITNESSES_PER_INTERVAL = 3
 
 
 def _key(part: str, parameters: dict) -> str:
     from symgame.export.cache import content_key
 
-    return content_key(part, parameters, [__name__])
+    from .openspiel import EFG
+
+    return content_key(part, parameters, [__name__], data_files=[EFG])
 
 
 def reduced_game(fixed: dict[str, int]):
@@ -97,7 +100,12 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
         for eq in numeric_equilibria(game, {"P": pot}, starts=STARTS, seed=k):
             seeds.append(seed_case(game, structure, pot, eq.profile))
     say(f"discovery ({len(seeds)} numeric equilibria, {len(set(seeds))} distinct cases)")
-    atlas = atlas_from_cases(game, seeds, CASE_LIMIT_SECONDS, progress=progress is not None, open_cases=OPEN_CASES,
+    from .openspiel import EFG, openspiel_point
+
+    _, _, projected = openspiel_point(EFG, dominance.fixed)     # OpenSpiel's own implementation of the game
+    openspiel_case = seed_case(game, structure, 3.0, {x: float(projected[x]) for x in game.variables})
+    say(f"OpenSpiel's equilibrium at P = 3 proposes {openspiel_case}")
+    atlas = atlas_from_cases(game, seeds + [openspiel_case], CASE_LIMIT_SECONDS, progress=progress is not None, open_cases=OPEN_CASES,
                              limit_is_error=True)
     say(f"cases ({atlas.stats.solved} solved)")
     witnesses = []
@@ -121,6 +129,7 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
         "dominance": {"fixed": dict(sorted(dominance.fixed.items())), "undecided": list(dominance.undecided),
                       "free": list(game.variables)},
         "discovery": {"pots": list(DISCOVERY_POTS), "starts": STARTS, "numeric_equilibria": len(seeds),
+                      "openspiel_case": openspiel_case,
                       "cases": {v.case: _stage(v.stage) for v in atlas.verdicts},
                       "raw_cases": atlas.stats.raw_cases},
         "families": [_family_json(f) for f in atlas.families],

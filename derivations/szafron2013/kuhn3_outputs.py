@@ -86,9 +86,12 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
         "## Discovery",
         "",
         f"Logit homotopy from {disc['starts']} priors at P = " + ", ".join(f"{p:g}" for p in disc["pots"])
-        + f": {disc['numeric_equilibria']} numeric equilibria, {len(disc['cases'])} distinct cases (of "
-        f"{disc['raw_cases']:.3g} raw cases), each solved exactly with no time limit except those declared "
-        "open: " + ", ".join(f"{n} {stage}" for stage, n in sorted(stages.items())) + ".",
+        + f": {disc['numeric_equilibria']} numeric equilibria; with the case `{disc['openspiel_case']}` of an exact "
+        "equilibrium of OpenSpiel's own implementation of the game at P = 3 (kuhn_poker(players=3), read from its "
+        "Gambit export, rounded to exact regret 0 and projected onto the frequencies fixed above), "
+        f"{len(disc['cases'])} distinct cases (of {disc['raw_cases']:.3g} raw cases), each solved exactly with no "
+        "time limit except those declared open: " + ", ".join(f"{n} {stage}" for stage, n in sorted(stages.items()))
+        + ".",
     ]
     open_cases = sorted(c for c, s in disc["cases"].items() if s == "open")
     if open_cases:

@@ -2,7 +2,7 @@
 
 OpenSpiel's ``kuhn_poker(players=3)`` (Lanctot et al., "OpenSpiel: A Framework for Reinforcement Learning in
 Games", arXiv:1908.09453, 2019), written as a Gambit tree by OpenSpiel 2.0.2's ``export_gambit``
-(``tests/data/openspiel/kuhn3_poker.efg`` in the repository), is an implementation of the rules independent of
+(:data:`EFG`, ``openspiel_kuhn3.efg`` beside this module), is an implementation of the rules independent of
 :mod:`symgame.games.kuhn3`. :func:`openspiel_side` and :func:`symgame_side` read both trees as leaves keyed by
 deal and action history, and the information sets by player, card and history, so that they can be compared
 leaf by leaf (the tests do) and an equilibrium of one can be read in the variables of the other.
@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 CARDS = "JQKA"          # OpenSpiel's cards 0 < 1 < 2 < 3
+#: OpenSpiel 2.0.2's export of ``kuhn_poker(players=3)`` (``pyspiel.load_game("kuhn_poker(players=3)")`` through
+#: ``open_spiel.python.algorithms.gambit.export_gambit``)
+EFG = Path(__file__).with_name("openspiel_kuhn3.efg")
 
 
 def openspiel_side(path: Path) -> tuple[dict, dict]:
@@ -72,28 +75,37 @@ def symgame_side(pot: int) -> tuple[dict, dict]:
     return leaves, infosets
 
 
-def openspiel_equilibrium(path: Path, study: dict[str, Any]) -> dict[str, Any]:
-    """The experiment of the module docstring; ``study`` is the kuhn3 study's data (its cache's ``kuhn3`` part)."""
-    import sympy as sp
-
+def openspiel_point(path: Path, fixed: dict[str, int]) -> tuple[dict[str, Any], dict[str, Fraction],
+                                                                 dict[str, Fraction]]:
+    """One exact equilibrium of OpenSpiel's tree (:func:`symgame.api.behaviour_point_json`: logit path,
+    rounding, exact regret 0) in the study's variables at P = 3: the point as found, and projected onto the
+    frequencies ``fixed`` by dominance. Returns the JSON of the point, the profile and the projection."""
     from symgame.api import behaviour_point_json
-    from symgame.engine.atlas import atlas_from_cases, seed_case
-    from symgame.engine.casesplit import detect_structure
-    from symgame.games import kuhn3
     from symgame.model.gambit import load_efg
-    from symgame.verify.polycert import exact_regret
-
-    from .kuhn3 import reduced_game
-    from .kuhn3_certify import member_sets
 
     point = behaviour_point_json(load_efg(path), str(path))["equilibria"][0]
     (_, theirs), (_, ours) = openspiel_side(path), symgame_side(3)
     variable = {theirs[key]: ours[key] for key in ours}
     profile = {variable[(k + 1, int(key.split(":")[1]))]: Fraction(probs["Bet"])
                for k, infos in enumerate(point["behaviour"].values()) for key, probs in infos.items()}
+    return point, profile, dict(profile, **{x: Fraction(v) for x, v in fixed.items()})
+
+
+def openspiel_equilibrium(path: Path, study: dict[str, Any]) -> dict[str, Any]:
+    """The experiment of the module docstring; ``study`` is the kuhn3 study's data (its cache's ``kuhn3`` part)."""
+    import sympy as sp
+
+    from symgame.engine.atlas import atlas_from_cases, seed_case
+    from symgame.engine.casesplit import detect_structure
+    from symgame.games import kuhn3
+    from symgame.verify.polycert import exact_regret
+
+    from .kuhn3 import reduced_game
+    from .kuhn3_certify import member_sets
+
     fixed = study["dominance"]["fixed"]
+    point, profile, projected = openspiel_point(path, fixed)
     off = {x: str(profile[x]) for x, v in fixed.items() if profile[x] != v}
-    projected = dict(profile, **{x: Fraction(v) for x, v in fixed.items()})
     regret = exact_regret(kuhn3.build_game(4), {x: sp.Rational(v.numerator, v.denominator) for x, v in projected.items()},
                           {"P": sp.Integer(3)})
     game, members = member_sets(study)
@@ -124,5 +136,4 @@ if __name__ == "__main__":
 
     root = Path(__file__).resolve().parents[2]
     data = json.loads((root / "outputs" / "kuhn3" / "study_cache.json").read_text())["kuhn3"]["data"]
-    print(json.dumps(openspiel_equilibrium(root / "tests" / "data" / "openspiel" / "kuhn3_poker.efg", data),
-                     indent=1))
+    print(json.dumps(openspiel_equilibrium(EFG, data), indent=1))
