@@ -296,20 +296,10 @@ def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> li
 
     Workers ignore Ctrl-C; on an interrupt (or any error) in the parent, queued work is cancelled and every
     worker is terminated before the exception propagates, so the command exits within seconds instead of
-    waiting for the pool.
+    waiting for the pool. A pool of its own per call (:class:`ProcessMapper` keeps one for many calls).
     """
-    from concurrent.futures import ProcessPoolExecutor
-
-    from ..model.isolated import end_pool, ignore_interrupts
-
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
-    try:
-        result = list(pool.map(_star, [(fn, item) for item in items], chunksize=max(1, len(items) // 64)))
-    except BaseException:
-        end_pool(pool)
-        raise
-    pool.shutdown(wait=True)
-    return result
+    with ProcessMapper(workers) as mapper:
+        return mapper(fn, items)
 
 
 class ProcessMapper:
