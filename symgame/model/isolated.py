@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["Outcome", "end_pool", "ignore_interrupts", "interruptible", "run_isolated", "run_with_deadline",
+__all__ = ["Outcome", "end_pool", "end_processes", "ignore_interrupts", "interruptible", "run_isolated", "run_with_deadline",
            "time_limit"]
 
 
@@ -79,14 +79,7 @@ class interruptible:
             print(message, file=sys.stderr, flush=True)
         except Exception:  # noqa: BLE001 - the exit matters more than the message
             pass
-        children = mp.active_children()
-        for child in children:
-            child.terminate()
-        for child in children:              # reaped here: none outlives the command as a zombie or a worker
-            child.join(timeout=2)
-            if child.is_alive():
-                child.kill()
-                child.join(timeout=2)
+        end_processes(mp.active_children(), 2)  # reaped here: none outlives the command as a zombie or a worker
         os._exit(status)
 
     def _on_interrupt(self, signum: int, frame: Any) -> None:
@@ -253,14 +246,21 @@ def end_pool(pool: Any) -> None:
     error in the parent: waiting for the pool's workers is what made Ctrl-C hang)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    end_processes(processes, 5)
+
+
+def end_processes(processes: Iterable[Any], wait: float) -> None:
+    """Terminate every live process of ``processes``, then reap each: a process still alive ``wait`` seconds
+    after ``SIGTERM`` is killed and reaped too."""
+    processes = list(processes)
     for process in processes:
         if process.is_alive():
             process.terminate()
     for process in processes:
-        process.join(timeout=5)
+        process.join(timeout=wait)
         if process.is_alive():
             process.kill()
-            process.join(timeout=5)
+            process.join(timeout=wait)
 
 
 @dataclass(frozen=True)

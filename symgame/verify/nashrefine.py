@@ -66,8 +66,6 @@ def deviation_expressions(game: PolynomialGame, pset: ProfileSet) -> list[tuple[
         poly = sp.Poly(reduced, *own) if own else None
         for vertex in itertools.product((0, 1), repeat=len(own)):
             there = sp.sympify(poly.eval(dict(zip(own, vertex)))) if poly is not None else reduced
-            if isinstance(there, sp.Poly):
-                there = there.as_expr()
             label = f"player {player.name} plays " + ", ".join(f"{v}={b}" for v, b in zip(player.variables, vertex))
             gain = sp.expand(here - there)
             if gain != 0 and not gain.is_polynomial() and sp.cancel(gain) == 0:
