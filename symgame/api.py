@@ -41,7 +41,7 @@ if TYPE_CHECKING:      # heavy modules are imported where they are used, so `imp
     from .model.polygame import PolynomialGame
 
 __all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json",
-           "tree_equilibria_json", "strategic_equilibria_json"]
+           "tree_equilibria_json", "strategic_equilibria_json", "tree_value_json"]
 
 
 #: The largest payoff number (numerator or denominator) accepted from Python values, in bits: the 60 digits of
@@ -238,8 +238,7 @@ def load(path: str | Path) -> NormalFormGame | StrategicGame | PolynomialGame | 
     """
     from .model.efg import EfgError, load_efg
     from .model.gambit import GambitError, load_nfg, to_normal_form
-    from .model.gamefile import GameFileError, game_from_data, read_document
-    from .model.polyfile import polynomial_game_from_data
+    from .model.gamefile import GameFileError, read_document
 
     if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
         raise InputError(f"load: expected a file path (str or Path), got {type(path).__name__}")
@@ -251,17 +250,24 @@ def load(path: str | Path) -> NormalFormGame | StrategicGame | PolynomialGame | 
             strategic = load_nfg(path)
             return strategic if len(strategic.players) > 2 else to_normal_form(strategic, str(path))
         data, source = read_document(path)
-        from .model.nplayer import is_nplayer_data, strategic_game
-
-        if is_nplayer_data(data) and not data.get("parameters"):
-            return strategic_game(data, source)
-        players = data.get("players") if isinstance(data, dict) else None
-        if (isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players)) \
-                or (isinstance(data, dict) and "root" in data) or is_nplayer_data(data):
-            return polynomial_game_from_data(data, source)
-        return game_from_data(data, source)
+        return _game_from_document(data, source)
     except (EfgError, GambitError, GameFileError) as exc:
         raise InputError(str(exc)) from None
+
+
+def _game_from_document(data: Any, source: str) -> Any:
+    """A parsed YAML/JSON game document as :func:`load` returns it (raises the readers' one-line errors)."""
+    from .model.gamefile import game_from_data
+    from .model.nplayer import is_nplayer_data, strategic_game
+    from .model.polyfile import polynomial_game_from_data
+
+    if is_nplayer_data(data) and not data.get("parameters"):
+        return strategic_game(data, source)
+    players = data.get("players") if isinstance(data, dict) else None
+    if (isinstance(players, list) and any(isinstance(p, dict) and "variables" in p for p in players)) \
+            or (isinstance(data, dict) and "root" in data) or is_nplayer_data(data):
+        return polynomial_game_from_data(data, source)
+    return game_from_data(data, source)
 
 
 def _point(point: Mapping[str, Any] | None, values: Mapping[str, Any]) -> dict[str, Fraction]:
@@ -281,18 +287,31 @@ def _point(point: Mapping[str, Any] | None, values: Mapping[str, Any]) -> dict[s
 
 @dataclass(frozen=True)
 class Solution:
-    """The result of :func:`solve`: every equilibrium branch, the PDL, and how it was checked.
+    """The result of :func:`solve`, whatever the game and the engine: one contract (:meth:`to_data`, the same
+    fields for every kind of game), renderers for text, Markdown, LaTeX and JSON, and a result read back from
+    its JSON (:meth:`from_json`).
+
+    A parametrized normal-form game of one or two players also keeps its whole analysis (the decision list,
+    the branches, the whole-domain certificate, the cross-check: :attr:`pdl`, :attr:`branches`, ...);
+    results of the other engines keep the engine's own object in :attr:`native`.
 
     Attributes
     ----------
-    analysis : GameAnalysis
-        Everything computed: the derivation, the whole-domain certificate, the cross-check.
+    analysis : GameAnalysis or None
+        Everything the parametric normal-form engine computed (``None`` for other engines and results read
+        back from JSON).
+    record : dict or None
+        The contract, for results of other engines and results read back (derived from ``analysis``
+        otherwise).
+    native : object
+        The engine's own result (an :class:`~symgame.engine.atlas.Atlas`, an
+        :class:`~symgame.engine.enumpoly.EnumPolyResult`, ...) or ``None``.
 
     Examples
     --------
     >>> sol = solve(normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True))
-    >>> sol.certified, len(sol.branches), len(sol.pdl.rules)
-    (True, 1, 1)
+    >>> sol.certified, len(sol.branches), len(sol.pdl.rules), sol.engine
+    (True, 1, 1, 'parametric support enumeration')
     >>> sol.evaluate(a=1).strategies
     ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
     >>> all(check.exact_nash for check in sol.crosscheck.checks)
@@ -303,64 +322,148 @@ class Solution:
     True
     >>> sol
     Solution('game', rules=1, branches=1, certificate='proved', parameters=('a',))
+    >>> again = Solution.from_json(sol.to_json())     # read back: the same contract, the same text
+    >>> again.to_json() == sol.to_json(), again.certified
+    (True, True)
     """
 
-    analysis: GameAnalysis
+    analysis: GameAnalysis | None = None
+    record: Mapping[str, Any] | None = None
+    native: Any = None
+
+    def _full(self, what: str) -> GameAnalysis:
+        if self.analysis is None:
+            raise InputError(f"{what}: this result ({self.engine}) has no decision list; its pieces and "
+                             "equilibria are in .to_data()")
+        return self.analysis
 
     @property
     def game(self) -> NormalFormGame:
-        return self.analysis.derivation.game
+        return self._full("game").derivation.game
 
     @property
     def derivation(self) -> Derivation:
-        return self.analysis.derivation
+        return self._full("derivation").derivation
 
     @property
     def branches(self) -> tuple:
         """Every equilibrium branch: supports, exact strategies as functions of the parameters, region."""
-        return self.analysis.derivation.branches
+        return self._full("branches").derivation.branches
 
     @property
     def pdl(self) -> PDL:
         """The joint parametric decision list (the last rule is ``else``)."""
-        return self.analysis.derivation.pdl
+        return self._full("pdl").derivation.pdl
 
     @property
     def player_pdls(self) -> tuple[PDL, ...]:
         """One decision list per player (two-player games)."""
-        return self.analysis.player_pdls
+        return self._full("player_pdls").player_pdls
 
     @property
     def coverage(self):
         """The proof that the branches cover the parameter domain."""
-        return self.analysis.derivation.coverage
+        return self._full("coverage").derivation.coverage
 
     @property
     def certificate(self):
         """The z3 certificate that every rule is an equilibrium wherever it fires."""
-        return self.analysis.certificate
+        return self._full("certificate").certificate
 
     @property
     def certified(self) -> bool:
-        """Whether the whole-domain certificate is a proof (not refuted, not undecided)."""
-        return self.analysis.certificate.status.value == "true"
+        """Whether the result is proved (the whole-domain certificate, or each engine's exact check)."""
+        if self.analysis is not None:
+            return self.analysis.certificate.status.value == "true"
+        return self.to_data()["certificate"]["status"] == "proved"
 
     @property
     def crosscheck(self):
         """Exact regret and an independent numeric solver at rational sample points."""
-        return self.analysis.crosscheck
+        return self._full("crosscheck").crosscheck
 
     @property
     def selection(self) -> str:
         """Which equilibrium each rule shows (``default``, ``symmetric``, ``welfare`` or ``all``)."""
-        return self.analysis.derivation.selection
+        if self.analysis is not None:
+            return self.analysis.derivation.selection
+        return self.to_data()["selection"]["method"]
 
     @property
     def all_equilibria(self) -> tuple | None:
         """With ``select="all"``: rules (first match) whose ``branches`` are every equilibrium branch valid there."""
-        return self.analysis.derivation.all_equilibria
+        return self._full("all_equilibria").derivation.all_equilibria
+
+    @property
+    def engine(self) -> str:
+        """Which engine answered (``parametric support enumeration``, ``atlas``, ``enumpoly``, ...)."""
+        return self.to_data()["engine"]["name"]
+
+    @property
+    def equilibria(self) -> list[dict[str, Any]]:
+        """Every equilibrium or family found, as the contract lists them (exact values as text)."""
+        return self.to_data()["equilibria"]
+
+    @property
+    def pieces(self) -> list[dict[str, Any]]:
+        """The parameter domain in first-match order, each piece with its equilibria and the selected one."""
+        return self.to_data()["pieces"]
+
+    @property
+    def complete(self) -> str:
+        """``complete``, ``generic`` (every equilibrium where the game is nondegenerate) or ``not complete``."""
+        return self.to_data()["complete"]["status"]
+
+    def to_data(self) -> dict[str, Any]:
+        """The result as the contract's JSON-ready mapping (:mod:`symgame.export.contract`)."""
+        return self._contract
+
+    @cached_property
+    def _contract(self) -> dict[str, Any]:
+        if self.record is not None:
+            return dict(self.record)
+        from .export.contract import from_normal_form
+        from .export.documents import profile_payoffs
+
+        d = self._full("to_data").derivation
+        payoffs = [{p.name: str(v) for p, v in zip(d.game.players, profile_payoffs(d.game, b.profile))}
+                   for b in d.branches]
+        return from_normal_form(self._json_data, payoffs)
+
+    @classmethod
+    def from_json(cls, source: str | Path) -> Solution:
+        """A result read back from :meth:`to_json`'s text or a file holding it (checked against the contract;
+        a :class:`~symgame.errors.StoreError`, an :class:`InputError`, in one line when it does not fit).
+
+        Examples
+        --------
+        >>> text = solve(normal_form([[1, -1], [-1, 1]], zero_sum=True)).to_json()
+        >>> print(Solution.from_json(text).render_text())
+        game: 1 equilibrium (generic where nondegenerate; certificate proved)
+          E1: Row plays {a1: 1/2, a2: 1/2}; Col plays {a1: 1/2, a2: 1/2}  (payoffs 0, 0)
+          value 0
+        """
+        import json
+
+        from .export.contract import check_contract
+        from .model.store import load_json
+
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+            return cls(record=check_contract(load_json(source), str(source)))
+        if not isinstance(source, str):
+            raise InputError(f"from_json: expected JSON text or a file path, got {type(source).__name__}")
+        try:
+            data = json.loads(source)
+        except (ValueError, RecursionError) as exc:
+            raise InputError(f"<json>: not JSON ({str(exc).splitlines()[0]})") from None
+        return cls(record=check_contract(data, "<json>"))
 
     def __repr__(self) -> str:
+        if self.analysis is None:
+            data = self.to_data()
+            return (f"Solution({data['game']!r}, engine={data['engine']['name']!r}, "
+                    f"equilibria={len(data['equilibria'])}, pieces={len(data['pieces'])}, "
+                    f"complete={data['complete']['status']!r}, certificate={data['certificate']['status']!r})")
         status = self.analysis.certificate.status.value
         return (f"Solution({self.game.name!r}, rules={len(self.pdl.rules)}, branches={len(self.branches)}, "
                 f"certificate={ {'true': 'proved', 'false': 'refuted'}.get(status, 'undecided')!r}, "
@@ -370,6 +473,10 @@ class Solution:
         """What a notebook shows: the decision list, how it was checked, and where the rest is."""
         from .model.markup import markdown_text
 
+        if self.analysis is None:
+            from .export.contract import render_markdown
+
+            return render_markdown(self.to_data())
         status = self.analysis.certificate.status.value
         proof = {"true": "proved on the whole domain", "false": "REFUTED somewhere in the domain"}.get(
             status, "undecided on part of the domain")
@@ -392,7 +499,14 @@ class Solution:
         >>> print(solve(stag_hunt).render_text())
         Always: Ann plays Hare; Bob plays Hare
         (3 equilibria; the one shown is the default choice -- pure first --; `symgame solve FILE --select all` or solve(game, select="all") lists every one)
+
+        Any other result is rendered from its contract (:func:`symgame.export.contract.render_text`): a header
+        with the number of equilibria, completeness and certificate, then each piece and its equilibria.
         """
+        if self.analysis is None:
+            from .export.contract import render_text
+
+            return render_text(self.to_data())
         text = self.pdl.render_text()
         count = len(self.branches)
         if self.selection == "all" or count < 2:
@@ -417,10 +531,13 @@ class Solution:
         """Text of :attr:`all_equilibria`: for each region, every equilibrium valid there."""
         from .export.documents import render_all_equilibria
 
+        if self.analysis is None:
+            return self.render_text()
         return render_all_equilibria(self.analysis.derivation)
 
     def evaluate(self, point: Mapping[str, Any] | None = None, **values: Any) -> Choice:
         """The exact profile the PDL prescribes at a rational parameter point (``evaluate(t=1)``)."""
+        self._full("evaluate")
         chosen = _point(point, values)
         names = set(self.game.domain.names)
         if set(chosen) != names:
@@ -438,24 +555,36 @@ class Solution:
     def _json_data(self) -> dict:
         from .export.documents import analysis_json
 
-        return analysis_json(self.analysis)
+        return analysis_json(self._full("_json_data"))
 
     def to_json(self) -> str:
-        """The result as JSON (schema ``symgame/export/result.schema.json``), byte-deterministic."""
+        """The result as JSON in the one contract of every engine (schema ``symgame/export/solution.schema.json``,
+        :mod:`symgame.export.contract`; the engine's own record under ``detail``), byte-deterministic."""
         from .export.documents import dumps
 
-        return dumps(self._json_data)
+        return dumps(self.to_data())
 
     def to_markdown(self) -> str:
+        """A Markdown summary: for the parametric normal-form engine its full summary (decision list,
+        verification, errata), for any other result the contract's pieces and equilibria."""
         from .export.documents import summary_markdown
 
+        if self.analysis is None:
+            from .export.contract import render_markdown
+
+            return render_markdown(self.to_data())
         return summary_markdown(self.analysis, self._json_data)
 
     def to_latex(self) -> str:
-        """A LaTeX cheat sheet of the PDL."""
+        """A LaTeX document: the cheat sheet of the decision list, or for any other result its pieces and
+        equilibria with every exact value typeset (:func:`symgame.export.contract.render_latex`)."""
         from .export.latex import cheatsheet_tex
         from .export.pipeline import rule_values, verification_sentence
 
+        if self.analysis is None:
+            from .export.contract import render_latex
+
+            return render_latex(self.to_data())
         spec = self.analysis.spec
         return cheatsheet_tex(spec.title, spec.source, self.pdl, verification_sentence(self.analysis),
                               rule_values(self.derivation))
@@ -491,6 +620,7 @@ class Solution:
         """
         from .export.plots import plot_pdl
 
+        self._full("plot")
         return plot_pdl(self.pdl, ax=ax, window=window, resolution=resolution, title=self.game.name)
 
     def check(self, claimed: PDL, timeout_ms: int = 30_000) -> PublishedCheck:
@@ -527,7 +657,7 @@ class Solution:
         """Write result.json, summary.md, errata.md, cheatsheet.tex (and the PDF, regions.png) to ``directory``."""
         from .export.pipeline import write_outputs
 
-        return write_outputs(self.analysis, Path(directory), pdf=pdf)
+        return write_outputs(self._full("write"), Path(directory), pdf=pdf)
 
 
 def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PDL:
@@ -546,22 +676,68 @@ def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PD
     return load_file(source, game)
 
 
-def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,
-          source: str = "user game", select: str = "default", timeout: float | None = None) -> Solution:
-    """Every equilibrium branch of a parametrized normal-form game, its PDL, certified and cross-checked.
+def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,
+          source: str | None = None, select: str = "default", timeout: float | None = None, every: bool = False,
+          strict: bool = False, workers: int | None = 1) -> Solution:
+    """Solve any game symgame can read, with the engine that fits it, and answer in one contract.
 
-    ``select`` chooses which equilibrium each rule of the PDL shows where several exist: ``"default"``
-    (pure equilibria and small supports first, a rule valid on the whole domain first),
-    ``"symmetric"`` (symmetric games: the symmetric equilibrium where one exists), ``"welfare"`` (the
-    largest sum of expected payoffs, checked exactly at the sample points) or ``"all"`` (the default
-    PDL plus :attr:`Solution.all_equilibria`: every equilibrium, region by region). See
-    :mod:`symgame.engine.selection`.
+    ``game`` is a game object or a file path (``.nfg``, ``.efg``, YAML/JSON; see :func:`load`). The engine
+    follows from the game (the table is in docs/engines.md; :attr:`Solution.engine` names the one used):
 
-    Raises :class:`NoResultError` when the branches cannot be proved to cover the parameter domain
-    (the message gives a point where they fail), and :class:`~symgame.errors.TimeLimitError` (a
-    ``NoResultError``) when ``timeout`` seconds of wall time pass first (main thread only; ``timeout_ms``
-    bounds each exact decision instead). The limit is checked inside this process, so a native call that holds
-    the interpreter can make it late; ``symgame solve --timeout`` watches from a separate process.
+    * a normal form of one or two players: **parametric support enumeration** (every equilibrium branch as
+      exact functions of up to two or more parameters, a decision list certified on the whole domain by z3,
+      cross-checked at rational points); with ``every=True`` and no parameters, **vertex enumeration** (every
+      extreme equilibrium and the maximal convex sets);
+    * a normal form of three or more players without parameters, or a Gambit tree that is not two-player
+      zero-sum: **enumpoly** (every isolated equilibrium and every family, exact), or for a two-player
+      general-sum tree one equilibrium by Lemke's algorithm on the sequence form unless ``every``;
+    * a two-player zero-sum (constant-sum) Gambit tree: the **sequence-form LP**, made exact, with a
+      certified value;
+    * a two-player zero-sum YAML tree with one or two parameters: the **parametric sequence-form LP**
+      (pieces or regions of the parameters, each certified);
+    * a polynomial game, a game of three or more players with a parameter, or a general-sum tree with a
+      parameter: the **atlas** (every equilibrium family with exact ranges of the parameter);
+    * anything else (the atlas with two parameters, for instance) is refused in one line that says what
+      the engines take.
+
+    Parameters
+    ----------
+    game : NormalFormGame, StrategicGame, PolynomialGame, GambitTree, ExtensiveGame, TreeFile, str or Path
+        The game, or the file to read it from.
+    timeout_ms : int
+        Budget of each exact decision (z3) of the parametric normal-form engine.
+    sample_points : int
+        Rational points of the parametric normal-form engine's cross-check.
+    seed : int
+        Seed of those sample points.
+    source : str, optional
+        Where the game came from, for reports (default: the file, or ``"user game"``).
+    select : {"default", "symmetric", "welfare", "all"}
+        Which equilibrium each piece singles out where several exist (parametric normal form; see
+        :mod:`symgame.engine.selection`). ``"all"`` partitions the domain with every equilibrium per piece.
+    timeout : float, optional
+        Seconds of wall time (main thread only), after which :class:`~symgame.errors.TimeLimitError`.
+    every : bool
+        Enumerate every equilibrium where the default engine finds one (trees) or use vertex enumeration
+        (normal form without parameters).
+    strict : bool
+        Refuse ``.efg`` chance probabilities written as rounded decimals instead of reading the fractions
+        they stand for.
+    workers : int or None
+        Processes for the atlas (``None``: every core).
+
+    Returns
+    -------
+    Solution
+        The result; :meth:`Solution.to_data` is the same contract for every engine.
+
+    Raises
+    ------
+    InputError
+        A file or argument that cannot be used, or a combination no engine takes (one line, naming it).
+    NoResultError
+        A computation that ran but could not reach a proved result (for instance a cover of the domain not
+        proved, a piece that failed its check); :class:`~symgame.errors.TimeLimitError` after ``timeout``.
 
     Examples
     --------
@@ -578,24 +754,232 @@ def solve(game: NormalFormGame, *, timeout_ms: int = 30_000, sample_points: int 
     >>> print(solve(hawk_dove, select="symmetric").pdl.render_text())
     If V >= C: Row plays Hawk; Col plays Hawk
     Else: Row plays {Hawk: V/C, Dove: (C - V)/C}; Col plays {Hawk: V/C, Dove: (C - V)/C}
-    """
-    from .engine.derive import derive_equilibria
-    from .games.analysis import GameSpec, analyse_derivation
-    from .model.game import NormalFormGame
 
-    if not isinstance(game, NormalFormGame):
-        raise InputError(f"solve: expected a normal-form game, got {type(game).__name__} "
-                         "(polynomial games: symgame.atlas)")
+    Any file goes through the same door; the engine is chosen from the game:
+
+    >>> [solve(f).engine for f in ("examples/pennies.yaml", "examples/kuhn_bet.yaml", "examples/rps_variant.yaml")]
+    ['atlas', 'parametric sequence-form LP', 'parametric support enumeration']
+    >>> print(solve("examples/pennies.yaml").render_text())
+    pennies: 1 equilibrium family (complete; certificate proved)
+    If P == 1:
+        F1: y = 2/(P + 3), x = 2/(P + 3)  (payoffs (P - 1)/(P + 3), -(P - 1)/(P + 3))
+    Else if 1 < P:
+        F1: y = 2/(P + 3), x = 2/(P + 3)  (payoffs (P - 1)/(P + 3), -(P - 1)/(P + 3))
+    """
+    if isinstance(game, (str, os.PathLike)) and not isinstance(game, bytes):
+        path = Path(game)
+        source = str(path) if source is None else source
+        game = _read_game(path, strict, every)
     _positive_int("solve", "timeout_ms", timeout_ms)
     _positive_int("solve", "sample_points", sample_points, zero=True)
     _positive_int("solve", "seed", seed, zero=True)
+    if workers is not None:
+        _positive_int("solve", "workers", workers)
+    source = "user game" if source is None else source
     if not isinstance(source, str):
         raise InputError(f"solve: source must be a string, got {type(source).__name__}")
-    _check_support_budget(game)
+    if not isinstance(every, bool) or not isinstance(strict, bool):
+        raise InputError("solve: every and strict must be True or False")
+    from .engine.selection import SELECTIONS
+
+    if select not in SELECTIONS:
+        raise InputError(f"solve: select must be one of {', '.join(SELECTIONS)}, got {select!r}")
+    from .model.game import NormalFormGame
+
     with _time_limit(timeout):
-        derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
+        if isinstance(game, NormalFormGame):
+            return _solve_normal_form(game, timeout_ms, sample_points, seed, source, select, every)
+        return _solve_other(game, source, every, workers)
+
+
+def _read_game(path: Path, strict: bool, every: bool = False) -> Any:
+    """The game in ``path`` as the object whose engine fits it best: a Gambit tree stays a tree (not its
+    strategic form), a YAML/JSON tree a :class:`~symgame.model.treefile.TreeFile`, anything else as
+    :func:`load` reads it."""
+    from .model.gambit import GambitError, load_efg
+    from .model.gamefile import GameFileError, read_document
+
+    try:
+        if path.suffix.lower() == ".efg":
+            return load_efg(path, strict)
+        if path.suffix.lower() == ".nfg":
+            from .model.gambit import load_nfg, to_normal_form
+
+            strategic = load_nfg(path, _nfg_budget(every))
+            return strategic if len(strategic.players) > 2 else to_normal_form(strategic, str(path))
+        from .model.treefile import is_tree_data, tree_from_data
+
+        data, where = read_document(path)
+        return tree_from_data(data, where) if is_tree_data(data) else _game_from_document(data, where)
+    except (GambitError, GameFileError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def _nfg_budget(every: bool):
+    """The check of a one- or two-player ``.nfg``'s shape, read from its header before the payoffs: the
+    parametric engine's support budget, or (``every``) vertex enumeration's limit of candidate bases."""
+    from .engine.enummixed import MAX_BASES, within_vertex_limit
+    from .model.gamefile import support_budget_problem
+
+    def check(shape: tuple[int, ...]) -> str | None:
+        if len(shape) > 2:
+            return None
+        rows, cols = shape[0], shape[1] if len(shape) == 2 else 1
+        if every:
+            return None if within_vertex_limit(rows, cols) else \
+                f"a {rows}x{cols} game has more than {MAX_BASES} candidate bases for vertex enumeration (--all)"
+        problem = support_budget_problem(rows, cols)
+        hint = " (`symgame solve FILE --all` enumerates it)" if within_vertex_limit(rows, cols) else ""
+        return problem and problem + hint
+    return check
+
+
+def _solve_normal_form(game: NormalFormGame, timeout_ms: int, sample_points: int, seed: int, source: str,
+                       select: str, every: bool) -> Solution:
+    from .engine.derive import derive_equilibria
+    from .games.analysis import GameSpec, analyse_derivation
+
+    if every:
+        if game.domain.names:
+            raise InputError("solve: every=True enumerates the vertices of a game without parameters; with "
+                             "parameters, select='all' lists every equilibrium branch per piece")
+        from .export.contract import from_vertices
+
+        data = equilibria_json(game, all_equilibria(game))
+        players = [{"name": p.name, "actions": list(p.actions)} for p in game.players]
+        return Solution(record=from_vertices(data, players, []), native=data)
+    _check_support_budget(game)
+    derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)
     return Solution(analyse_derivation(spec, derivation, seed))
+
+
+def _infosets(tree: GambitTree) -> dict[str, list[dict[str, Any]]]:
+    """Each player's information sets by name (``P<player>:<number>`` when the file leaves the name empty or
+    repeats it; :func:`symgame.model.gambit.infoset_keys`)."""
+    from .model.gambit import infoset_keys
+
+    names = infoset_keys(tree)
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in tree.players}
+    for key, info in sorted(tree.infosets.items()):
+        if key[0] >= 1:
+            out[tree.players[key[0] - 1]].append({"name": names[key], "actions": list(info.actions)})
+    return out
+
+
+def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> Solution:
+    """The engines for everything but the one- and two-player normal form."""
+    from .export import contract
+    from .model.gambit import GambitTree, StrategicGame
+    from .model.polygame import PolynomialGame
+    from .model.treefile import TreeFile
+
+    if isinstance(game, StrategicGame):
+        from .engine.enumpoly import enumpoly_solve
+
+        found = enumpoly_solve(game)
+        return Solution(record=contract.from_strategic(strategic_equilibria_json(game, found)), native=found)
+    if isinstance(game, GambitTree):
+        infosets = _infosets(game)
+        if len(game.players) == 2 and not every and game.constant_sum() is not None:   # imperfect recall: refused
+            data = tree_value_json(game, source)
+            return Solution(record=contract.from_tree_value(data, infosets), native=data)
+        data = _tree_equilibria_of(game, source, every or len(game.players) != 2)
+        if game.decimal_chance:
+            data["chance_from_decimals"] = game.decimal_chance
+        return Solution(record=contract.from_tree_equilibria(data, infosets), native=data)
+    if isinstance(game, TreeFile):
+        from .model.extensive import payoff_total
+
+        if len(game.game.players) == 2 and payoff_total(game.game) is not None and len(game.parameters) <= 2:
+            result = tree_solve(game)
+            parameters = [{"name": p.name, "domain": p.domain_text} for p in game.parameters]
+            total = payoff_total(game.game)
+            rows = getattr(result, "pieces", None) or result.regions
+            payoffs = [{game.game.players[0]: str(row.value), game.game.players[1]: str(total - row.value)}
+                       for row in rows]
+            return Solution(record=contract.from_tree_pieces(result.to_data(), parameters, payoffs), native=result)
+        from .model.treefile import polynomial_game_from_tree
+
+        game = polynomial_game_from_tree(game, source)
+    if isinstance(game, PolynomialGame):
+        count = len(game.parameters)
+        if count != 1:
+            raise InputError(f"solve: {game.name}: the atlas takes games with exactly one parameter ({count} here)"
+                             + ("; a game tree without parameters is solved from its .efg file (symgame convert "
+                                "writes one)" if count == 0 else
+                                "; fix all but one of them (a value in the file) to map the rest"))
+        from .export.atlas_outputs import atlas_json
+        from .verify.atlascheck import sample_parameters
+        from .verify.atlasreport import analyse_atlas
+
+        found = atlas(game, workers=workers)
+        analysis = analyse_atlas(found, numeric_values=sample_parameters(found, 4, seed=0))
+        data = atlas_json(analysis, source)
+        return Solution(record=contract.from_atlas(data, len(found.unsolved), analysis.all_proved,
+                                                   analysis.numeric_agrees), native=analysis)
+    from .model.extensive import ExtensiveGame
+
+    if isinstance(game, ExtensiveGame):
+        raise InputError("solve: a game tree built in Python is solved with symgame.tree_solve (two-player "
+                         "zero-sum) or written to a file first")
+    raise InputError(f"solve: expected a game or a file path, got {type(game).__name__}")
+
+
+def tree_value_json(tree: GambitTree, source: str = "<efg>") -> dict[str, Any]:
+    """The certified value and optimal behaviour strategies of a two-player constant-sum Gambit tree with
+    perfect recall: the sequence-form LP (HiGHS), made exact (:func:`symgame.verify.best_response.certify_value`).
+
+    Parameters
+    ----------
+    tree : GambitTree
+    source : str
+        For messages.
+
+    Returns
+    -------
+    dict
+        ``game``, ``players``, ``value`` (exact, or ``null`` when not certified), ``bounds`` (exact
+        best-response bounds), ``certified``, ``strategies`` (behaviour per player and information set),
+        ``payoffs`` (per player, when certified) and ``chance_from_decimals`` when chance probabilities were read
+        from rounded decimals.
+
+    Raises
+    ------
+    InputError
+        Not two players, not constant-sum, or imperfect recall.
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import load_efg
+    >>> data = tree_value_json(load_efg("tests/data/openspiel/kuhn_poker.efg"))
+    >>> data["value"], data["certified"], data["chance_from_decimals"]
+    ('-1/18', True, 1)
+    """
+    from .model.efg import EfgError, zero_sum_tree
+    from .model.sequence_form import build_sequence_form
+    from .numeric.sequence_lp import solve_sequence_form
+    from .verify.best_response import certify_value
+
+    try:
+        game = zero_sum_tree(tree, source)
+    except EfgError as exc:
+        raise InputError(str(exc)) from None
+    form = build_sequence_form(game)
+    certificate = certify_value(form, solve_sequence_form(form).plans)
+    lower, upper = certificate.lower + game.offset, certificate.upper + game.offset
+    result: dict[str, Any] = {
+        "game": game.name, "players": list(game.players),
+        "value": str(lower) if certificate.certified else None,
+        "bounds": [str(lower), str(upper)], "certified": certificate.certified,
+        "strategies": {name: {infoset: {a: str(p) for a, p in probs.items()} for infoset, probs in beh.items()}
+                       for name, beh in zip(game.players, certificate.behaviours)},
+    }
+    if certificate.certified:
+        result["payoffs"] = {game.players[0]: str(lower), game.players[1]: str(2 * game.offset - lower)}
+    if game.decimal_chance:
+        result["chance_from_decimals"] = game.decimal_chance
+    return result
 
 
 def _time_limit(seconds: Any):
@@ -721,12 +1105,13 @@ def equilibria_json(game: NormalFormGame, found: EquilibriumSet) -> dict[str, An
 
 def _behaviour(tree: GambitTree, players: Sequence[str], profile: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """Each player's behaviour strategy (Kuhn's theorem; ``None`` at an information set never reached) by the
-    name of the information set."""
-    from .model.gambit import behaviour_from_mixed
+    name of the information set (``P<player>:<number>`` when the file leaves it empty or repeats it)."""
+    from .model.gambit import behaviour_from_mixed, infoset_keys
 
+    names = infoset_keys(tree)
     out: dict[str, Any] = {}
     for k, (name, mix) in enumerate(zip(players, profile)):
-        out[name] = {tree.infosets[key].name or f"{key[0]}:{key[1]}":
+        out[name] = {names[key]:
                      None if probs is None else dict(zip(tree.infosets[key].actions, map(str, probs)))
                      for key, probs in behaviour_from_mixed(tree, k + 1, mix).items()}
     return out

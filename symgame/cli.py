@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     kuhn = sub.add_parser("kuhn", help="n-card Kuhn poker: certified value and an optimal strategy")
     kuhn.add_argument("--cards", type=int, required=True, metavar="N")
     kuhn.add_argument("--json", action="store_true", help="print JSON")
-    solve = sub.add_parser("solve", help="solve a user game file (YAML or JSON)")
+    solve = sub.add_parser("solve", help="solve any game file (.nfg, .efg, YAML, JSON): the engine follows from "
+                                         "the game (symgame.solve)")
     solve.add_argument("file", type=Path)
     fmt = solve.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
@@ -60,7 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "floating-point decimals such as 0.3333333333333333 are read as the fractions they "
                             "stand for, and the output says so)")
     solve.add_argument("--all", action="store_true",
-                       help="every equilibrium (extreme points and maximal convex sets) of a game without parameters")
+                       help="every equilibrium: vertex enumeration of a normal form without parameters, every "
+                            "equilibrium of a tree instead of one")
+    solve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="processes for the atlas (games solved by the case split; default 1)")
     solve.add_argument("--select", choices=SELECTIONS, default="default",
                        help="which equilibrium each rule shows: default (pure first; a rule valid everywhere "
                             "first), symmetric, welfare (largest sum of payoffs), all (every equilibrium by region)")
@@ -557,87 +561,21 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_solve_efg(args: argparse.Namespace) -> int:
-    """``symgame solve FILE.efg``: certified value and optimal behaviour strategies."""
-    from .export.documents import dumps
-    from .model.efg import EfgError, load_efg
-    from .model.sequence_form import build_sequence_form
-    from .numeric.sequence_lp import solve_sequence_form
-    from .verify.best_response import certify_value
-
-    try:
-        game = load_efg(args.file, args.strict)
-    except EfgError as exc:
-        if "zero-sum (or constant-sum)" in str(exc):      # general sum: one equilibrium by Lemke-Howson
-            return _solve_all_tree(args, every=False)
-        if "takes two-player games" in str(exc):         # one, three or more players: every equilibrium
-            return _solve_all_tree(args)
-        print(f"symgame: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    form = build_sequence_form(game)
-    certificate = certify_value(form, solve_sequence_form(form).plans)
-    lower, upper = certificate.lower + game.offset, certificate.upper + game.offset
-    result: dict[str, Any] = {
-        "game": game.name, "players": list(game.players),
-        "value": str(lower) if certificate.certified else None,
-        "bounds": [str(lower), str(upper)], "certified": certificate.certified,
-        "strategies": {name: {infoset: {a: str(p) for a, p in probs.items()} for infoset, probs in beh.items()}
-                       for name, beh in zip(game.players, certificate.behaviours)},
-    }
-    if game.decimal_chance:
-        result["chance_from_decimals"] = game.decimal_chance
-    if args.json:
-        sys.stdout.write(dumps(result))
-    else:
-        status = "certified" if certificate.certified else "NOT certified (bounds differ)"
-        print(f"{game.name}: value for {game.players[0]} in [{lower}, {upper}], {status}")
-        if game.decimal_chance:
-            print(_decimal_note(game.decimal_chance))
-    return 0 if certificate.certified else EXIT_NO_RESULT
-
-
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .model.gamefile import GameFileError
-
-    if args.file.suffix.lower() == ".efg":
-        if args.all:
-            return _solve_all_tree(args)
-        return cmd_solve_efg(args)
-    from .model.gambit import GambitError, load_nfg, to_normal_form
+    """``symgame solve FILE``: :func:`symgame.solve` on the file (the engine follows from the game) and one of
+    :class:`symgame.Solution`'s renderers. Exit 3 when the result is not certified."""
+    from .api import solve
+    from .errors import InputError, NoResultError
 
     try:
-        if args.file.suffix.lower() == ".nfg":
-            strategic = load_nfg(args.file, _nfg_budget(args.all))
-            if len(strategic.players) > 2:
-                return _solve_strategic(args, strategic)
-            game = to_normal_form(strategic, str(args.file))
-        else:
-            from .model.gamefile import game_from_data, read_document
-            from .model.treefile import is_tree_data
-
-            data, source = read_document(args.file)
-            if is_tree_data(data):
-                return cmd_solve_tree(args)
-            from .model.nplayer import is_nplayer_data, strategic_game, tree_data
-
-            if is_nplayer_data(data):
-                if data.get("parameters"):
-                    tree_data(data, source)                  # the table's problems first, in one line
-                    raise GameFileError(source, "parameters", "a game of three or more players with parameters: "
-                                        "use symgame atlas (every equilibrium as a function of the parameter)")
-                return _solve_strategic(args, strategic_game(data, source))
-            game = game_from_data(data, source)                # the document is read once
-    except (GameFileError, GambitError) as exc:
-        print(f"symgame: {exc}", file=sys.stderr)
+        solution = solve(args.file, select=args.select, every=args.all, strict=args.strict,
+                         workers=getattr(args, "workers", 1))
+    except NoResultError as exc:
+        print(f"symgame: {_located(exc, args.file)}", file=sys.stderr)
+        return EXIT_NO_RESULT
+    except InputError as exc:
+        print(f"symgame: {_located(exc, args.file)}", file=sys.stderr)
         return EXIT_INPUT
-    from .api import solve  # the solver's modules only once the file has been read (a bad file is refused quickly)
-
-    if args.all:
-        return _solve_all(args, game)
-
-    solution, code = _attempt(args, lambda: solve(game, source=str(args.file), select=args.select))
-    if solution is None:
-        return code
     if args.json:
         sys.stdout.write(solution.to_json())
     elif args.latex:
@@ -648,198 +586,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(solution.render_all())
     else:
         print(solution.render_text())
-    return 0
+    return 0 if solution.certified else EXIT_NO_RESULT
 
 
-def _nfg_budget(every: bool):
-    """The check of a one- or two-player ``.nfg``'s shape, read from its header before the payoffs: the
-    parametric engine's support budget, or (``--all``) vertex enumeration's limit of candidate bases."""
-    from .engine.enummixed import MAX_BASES, within_vertex_limit
-    from .model.gamefile import support_budget_problem
-
-    def check(shape: tuple[int, ...]) -> str | None:
-        if len(shape) > 2:
-            return None
-        rows, cols = shape[0], shape[1] if len(shape) == 2 else 1
-        if every:
-            return None if within_vertex_limit(rows, cols) else \
-                f"a {rows}x{cols} game has more than {MAX_BASES} candidate bases for vertex enumeration (--all)"
-        problem = support_budget_problem(rows, cols)
-        hint = " (`symgame solve FILE --all` enumerates it)" if within_vertex_limit(rows, cols) else ""
-        return problem and problem + hint
-    return check
-
-
-def _attempt(args: argparse.Namespace, run: Any) -> tuple[Any, int]:
-    """``(result, 0)``, or ``(None, exit code)`` after one line on stderr for a refused or unsolved game."""
-    from .errors import InputError, NoResultError
-
-    try:
-        return run(), 0
-    except NoResultError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return None, EXIT_NO_RESULT
-    except InputError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return None, EXIT_INPUT
-
-
-def cmd_solve_tree(args: argparse.Namespace) -> int:
-    """``symgame solve TREE.yaml``: value and optimal strategies of a two-player zero-sum tree, exactly as
-    functions of its parameter (pieces with exact breakpoints)."""
-    from .api import tree_solve
-    from .export.documents import dumps
-
-    if args.all or args.latex or args.markdown or args.select != "default":
-        print("symgame solve: a game tree with a parameter takes --json only (use symgame atlas for every "
-              "equilibrium)", file=sys.stderr)
-        return EXIT_INPUT
-    result, code = _attempt(args, lambda: tree_solve(args.file))
-    if result is None:
-        return code
-    if args.json:
-        sys.stdout.write(dumps(result.to_data()))
-    elif hasattr(result, "regions"):
-        print(result.render_text())
-        print(f"({len(result.regions)} regions, each optimal by LP duality on the whole region, the cover of the "
-              f"plane proved; checked against an independent LP at {len(result.checks)} rational points)")
-    else:
-        print(result.render_text())
-        count = len(result.pieces)
-        print(f"({count} piece{'s, each' if count > 1 else ','} proved on its whole interval and checked at a "
-              "rational point by exact best responses and an independent LP)")
-    return 0
-
-
-def _decimal_note(count: int) -> str:
-    return (f"(chance probabilities of {count} information set{'s' if count > 1 else ''} were floating-point "
-            "decimals that do not sum to 1; read as the fractions they stand for; --strict refuses them)")
-
-
-def _solve_all_tree(args: argparse.Namespace, every: bool = True) -> int:
-    from .api import tree_equilibria_json
-    from .errors import InputError, LimitError, NoResultError
-    from .export.documents import dumps
-
-    try:
-        data = tree_equilibria_json(args.file, every, getattr(args, "strict", False))
-    except LimitError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except InputError as exc:
-        print(f"symgame: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except NoResultError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_NO_RESULT
-    if args.json:
-        sys.stdout.write(dumps(data))
-        return 0
-    if data.get("chance_from_decimals"):
-        print(_decimal_note(data["chance_from_decimals"]))
-    if "families" in data:
-        _print_enumpoly(data)
-        return 0
-    if data["complete"]:
-        print(f"{data['game']}: {len(data['equilibria'])} extreme equilibria of the strategic form in "
-              f"{len(data['components'])} maximal convex sets (complete, each verified by exact regret)")
-    else:
-        print(f"{data['game']}: {len(data['equilibria'])} equilibri{'um' if len(data['equilibria']) == 1 else 'a'} "
-              f"({data['method']}; not necessarily all; each verified by exact regret)")
-    for k, e in enumerate(data["equilibria"]):
-        shown = e.get("behaviour") or e["profile"]
-        parts = "; ".join(f"{name}: " + ", ".join(f"{s} {v}" for s, v in probs.items() if v not in ("0", None))
-                          if isinstance(probs, dict) and all(isinstance(v, str) for v in probs.values()) else
-                          f"{name}: " + ", ".join(f"[{i}] " + (", ".join(f"{a} {p}" for a, p in r.items() if p != "0")
-                                                               if r else "unreached") for i, r in probs.items())
-                          for name, probs in shown.items())
-        print(f"  {k + 1}. {parts}  (payoffs {', '.join(e['payoffs'].values())})")
-    return 0
-
-
-def _solve_strategic(args: argparse.Namespace, game) -> int:
-    """``symgame solve FILE.nfg`` with three or more players: every equilibrium (support enumeration)."""
-    from .api import strategic_equilibria_json
-    from .engine.enumpoly import enumpoly_solve
-    from .errors import LimitError
-    from .export.documents import dumps
-
-    try:
-        data = strategic_equilibria_json(game, enumpoly_solve(game))
-    except LimitError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_NO_RESULT
-    if args.json:
-        sys.stdout.write(dumps(data))
-    else:
-        _print_enumpoly(data)
-    return 0
-
-
-def _mix_text(profile: dict) -> str:
-    return "; ".join(f"{name} plays {{" + ", ".join(f"{s}: {v}" for s, v in probs.items() if v != "0") + "}"
-                     for name, probs in profile.items())
-
-
-def _shown(e: dict) -> str:
-    """An equilibrium's text: behaviour strategies when the tree gives them, else mixed strategies."""
-    if "behaviour" not in e:
-        return _mix_text(e["profile"])
-    return "; ".join(f"{name}: " + ", ".join(
-        f"[{infoset}] " + ("{" + ", ".join(f"{a}: {p}" for a, p in probs.items() if p != "0") + "}"
-                           if probs is not None else "unreached") for infoset, probs in rules.items())
-        for name, rules in e["behaviour"].items())
-
-
-def _print_enumpoly(data: dict) -> None:
-    """The text form of :func:`symgame.api.strategic_equilibria_json`."""
-    count, families = len(data["equilibria"]), len(data["families"])
-    status = "complete" if data["complete"] else f"NOT complete: {len(data['undecided'])} supports undecided"
-    print(f"{data['game']}: {count} isolated equilibri{'um' if count == 1 else 'a'} and {families} "
-          f"famil{'y' if families == 1 else 'ies'} of equilibria ({status}; {data['supports']} supports, "
-          f"each equilibrium verified by exact regret)")
-    for k, e in enumerate(data["equilibria"]):
-        print(f"  {k + 1}. {_shown(e)}  (payoffs {', '.join(e['payoffs'].values())})")
-    for k, f in enumerate(data["families"]):
-        support = "; ".join(f"{name}: {', '.join(s)}" for name, s in f["support"].items())
-        conditions = "; ".join(f["equations"] + f["inequalities"]) or "no condition"
-        print(f"  family {k + 1} on support [{support}]: {conditions}")
-        if f["witness"] is not None:
-            print(f"     e.g. {_shown(f['witness'])}")
-    for s in data["undecided"]:
-        print("  undecided support: " + "; ".join(f"{name}: {', '.join(v)}" for name, v in s.items()))
-    for name, groups in data["merged"].items():
-        for group in groups:
-            print(f"  {name}'s strategies {', '.join(group)} are duplicates: only {group[0]} is listed")
-
-
-def _solve_all(args: argparse.Namespace, game) -> int:
-    from .api import all_equilibria, equilibria_json
-    from .errors import SymgameError
-    from .export.documents import dumps
-
-    if game.domain.names:
-        print(f"symgame: {args.file}: --all solves games without parameters (this one has "
-              f"{', '.join(game.domain.names)})", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        data = equilibria_json(game, all_equilibria(game))
-    except SymgameError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_NO_RESULT
-    if args.json:
-        sys.stdout.write(dumps(data))
-        return 0
-    print(f"{game.name}: {len(data['equilibria'])} extreme equilibria in {len(data['components'])} maximal convex "
-          "sets (complete, each verified by exact regret)")
-    for k, e in enumerate(data["equilibria"]):
-        parts = "; ".join(f"{name}: " + ", ".join(f"{a} {v}" for a, v in probs.items() if v != "0")
-                          for name, probs in e["profile"].items())
-        print(f"  {k + 1}. {parts}  (payoffs {', '.join(e['payoffs'].values())})")
-    for k, c in enumerate(data["components"]):
-        if len(c["equilibria"]) > 1:
-            print(f"  set {k + 1}: every mixture of extreme equilibria {', '.join(str(i + 1) for i in c['equilibria'])}")
-    return 0
+def _located(exc: Exception, file: Path) -> str:
+    """The error's line, with the file in front unless the message already names it."""
+    text = str(exc)
+    return text if str(file) in text else f"{file}: {text}"
 
 
 MAX_GUTS_MESH = 1001

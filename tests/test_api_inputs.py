@@ -16,7 +16,7 @@ PENNIES = symgame.normal_form([[1, -1], [-1, 1]], zero_sum=True)
     (lambda: symgame.solve(PENNIES, timeout_ms="fast"), "timeout_ms must be a positive integer"),
     (lambda: symgame.solve(PENNIES, timeout_ms=True), "timeout_ms must be a positive integer"),
     (lambda: symgame.solve(PENNIES, sample_points=-1), "sample_points"),
-    (lambda: symgame.solve(None), "expected a normal-form game"),
+    (lambda: symgame.solve(None), "expected a game or a file path"),
     (lambda: symgame.all_equilibria(None), "expected a normal-form or Gambit strategic game"),
     (lambda: symgame.load(None), "expected a file path"),
     (lambda: symgame.load(3), "expected a file path"),

@@ -23,7 +23,7 @@ def test_solve_efg_through_cli(tmp_path, capsys):
     path = tmp_path / "kuhn3.efg"
     path.write_text(write_efg(build_game(3)))
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["certified"] and data["value"] == "-1/18"
 
 
@@ -98,7 +98,7 @@ def test_a_zero_sum_file_with_inner_outcomes_solves_with_the_leaf_totals(tmp_pat
     path = tmp_path / "variants.efg"
     path.write_text(VARIANTS)
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     # lo: P1 plays a (2) rather than let P2 choose between -1 and -3; hi: P2 at "I" must mix with lo's set
     assert data["certified"]
 
@@ -108,7 +108,7 @@ def test_constant_sum_values_are_in_the_files_units(tmp_path, capsys):
     path.write_text('EFG 2 R "c" { "A" "B" } ""\np "" 1 1 "x" { "l" "r" } 0\nt "" 1 "" { 5, 1 }\n'
                     't "" 2 "" { 2, 4 }\n')
     assert main(["solve", str(path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["value"] == "5"
+    assert json.loads(capsys.readouterr().out)["detail"]["value"] == "5"
 
 
 def test_imperfect_recall_is_refused_naming_the_information_set(tmp_path, capsys):
@@ -164,7 +164,7 @@ def test_all_equilibria_of_a_tree_without_behaviour_solution(tmp_path, capsys):
                     't "" 1 "" { -1, 1 }\np "" 1 2 "c" { "1" "2" } 0\nt "" 2 "" { 1, -1 }\nt "" 1\n'
                     'p "" 2 1 0\np "" 1 2 0\nt "" 1\nt "" 2\nt "" 1\n')
     assert main(["solve", str(path), "--all", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["perfect_recall"] is False and data["complete"]
     assert [e["profile"]["A"] for e in data["equilibria"]] == [{"11": "1/2", "12": "0", "21": "0", "22": "1/2"}]
     assert "behaviour" not in data["equilibria"][0]
@@ -176,7 +176,7 @@ def test_all_equilibria_of_a_general_sum_tree_with_behaviour(tmp_path, capsys):
     path.write_text('EFG 2 R "entry" { "E" "I" } ""\np "" 1 1 "enter?" { "out" "in" } 0\nt "" 1 "" { 0, 2 }\n'
                     'p "" 2 1 "fight?" { "fight" "yield" } 0\nt "" 2 "" { -1, -1 }\nt "" 3 "" { 1, 1 }\n')
     assert main(["solve", str(path), "--all", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     extremes = [(e["behaviour"]["E"]["enter?"]["in"], e["behaviour"]["I"]["fight?"]["fight"])
                 for e in data["equilibria"]]
     # (in, yield) and the set {out} x {fight with probability >= 1/2}: extremes fight = 1/2 and fight = 1
@@ -222,13 +222,13 @@ def test_general_sum_tree_gets_one_verified_equilibrium(tmp_path, capsys):
     path = tmp_path / "entry.efg"
     path.write_text(GENERAL_SUM_TREE)
     assert cli(["solve", str(path), "--json"]) == 0
-    data = _json.loads(capsys.readouterr().out)
+    data = _json.loads(capsys.readouterr().out)["detail"]
     assert data["complete"] is False and "sequence form" in data["method"]
     [eq] = data["equilibria"]
     assert eq["verified"] and eq["payoffs"] == {"Entrant": "1", "Incumbent": "1"}
-    assert eq["behaviour"] == {"Entrant": {"1:1": {"out": "0", "in": "1"}}, "Incumbent": {"2:1": {"fight": "0", "share": "1"}}}
+    assert eq["behaviour"] == {"Entrant": {"P1:1": {"out": "0", "in": "1"}}, "Incumbent": {"P2:1": {"fight": "0", "share": "1"}}}
     assert cli(["solve", str(path), "--all", "--json"]) == 0
-    every = _json.loads(capsys.readouterr().out)
+    every = _json.loads(capsys.readouterr().out)["detail"]
     # also "out" against fighting with probability 1 or 1/2 (the ends of a segment; not subgame perfect)
     assert every["complete"] is True and len(every["equilibria"]) == 3
 
@@ -259,7 +259,7 @@ def test_a_tree_too_large_for_its_strategic_form_is_solved_on_its_sequence_form(
     (eq,) = found["equilibria"]
     assert eq["verified"] and eq["payoffs"] == {"P1": "1", "P2": "-1"}
     # door k (information set 1:k+1) hides a win on "L" when k is even: player 1 always guesses right
-    assert eq["behaviour"]["P1"] == {f"1:{k + 1}": {"L": "1" if k % 2 == 0 else "0", "R": "0" if k % 2 == 0 else "1"}
+    assert eq["behaviour"]["P1"] == {f"P1:{k + 1}": {"L": "1" if k % 2 == 0 else "0", "R": "0" if k % 2 == 0 else "1"}
                                      for k in range(17)}
 
 
@@ -284,7 +284,7 @@ def test_openspiel_decimal_chance_probabilities_are_read_as_fractions_and_said(t
     path = _openspiel_style_kuhn(tmp_path)
     assert sum([Fraction(repr(1 / 6))] * 6) != 1
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["value"] == "-1/18" and data["certified"] and data["chance_from_decimals"] == 1
     assert main(["solve", str(path)]) == 0
     assert "read as the fractions they stand for" in capsys.readouterr().out
@@ -344,7 +344,7 @@ def test_openspiel_export_of_kuhn_poker_is_read_as_written_and_certified(capsys)
 
     path = Path(__file__).parent / "data" / "openspiel" / "kuhn_poker.efg"
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["value"] == "-1/18" and data["certified"] and data["chance_from_decimals"] == 1
 
 
@@ -374,7 +374,7 @@ def test_leduc_gets_an_exact_certified_value_on_the_optimal_face(tmp_path, capsy
     path = tmp_path / "leduc_poker.efg"
     path.write_text(_openspiel_text(game))
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["certified"] and Fraction(data["value"]) == exact and data["chance_from_decimals"] >= 1
 
 

@@ -202,10 +202,10 @@ def test_cli_solves_a_three_player_strategic_game(tmp_path, capsys):
     path.write_text(RING)
     assert main(["solve", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "3 isolated equilibria and 0 families of equilibria (complete" in out
+    assert "ring: 3 equilibria (complete; certificate proved)" in out
     assert "A plays {x: 1/2, y: 1/2}; B plays {x: 1/2, y: 1/2}; C plays {x: 1/2, y: 1/2}" in out
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["complete"] and [e["profile"]["C"] for e in data["equilibria"]] == \
         [{"x": "1", "y": "0"}, {"x": "0", "y": "1"}, {"x": "1/2", "y": "1/2"}]
     assert all(e["verified"] for e in data["equilibria"]) and data["families"] == [] and data["undecided"] == []
@@ -215,7 +215,7 @@ def test_cli_solves_a_three_player_tree_with_behaviour_strategies(tmp_path, caps
     path = tmp_path / "three.efg"
     path.write_text(TREE)
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["complete"] and data["perfect_recall"] and all(e["verified"] for e in data["equilibria"])
     assert data["strategies"]["A"] == ["1", "2"]      # Gambit's names: the action taken at each information set
     # everyone mixing half and half after "in" pays each 3/2 (A's "out" pays 1); the rest have A out
@@ -236,7 +236,7 @@ def test_cli_reports_too_many_supports_in_one_line(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(enumpoly, "MAX_SUPPORTS", 10)
     path = tmp_path / "ring.nfg"
     path.write_text(RING)
-    assert main(["solve", str(path)]) == 3
+    assert main(["solve", str(path)]) == 2          # a LimitError is an InputError: exit 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "27 support profiles" in err
 

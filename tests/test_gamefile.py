@@ -99,9 +99,9 @@ def test_json_file_same_as_yaml(tmp_path, capsys):
     json_path = tmp_path / "g.json"
     json_path.write_text(json.dumps(yaml.safe_load(GOOD)))
     assert main(["solve", str(yaml_path), "--json"]) == 0
-    from_yaml = json.loads(capsys.readouterr().out)
+    from_yaml = json.loads(capsys.readouterr().out)["detail"]
     assert main(["solve", str(json_path), "--json"]) == 0
-    from_json = json.loads(capsys.readouterr().out)
+    from_json = json.loads(capsys.readouterr().out)["detail"]
     assert from_yaml["pdl"] == from_json["pdl"]
 
 

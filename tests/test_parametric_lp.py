@@ -98,15 +98,22 @@ def test_trees_outside_the_method_are_refused_in_one_line(tmp_path, capsys):
     for data, message in ((three, "two-player"), (general, "sum to .*, elsewhere to")):
         with pytest.raises(InputError, match=message):
             parametric_sequence_form(tree_from_data(data))
-        path = tmp_path / "game.json"
-        path.write_text(json.dumps(data))
-        assert main(["solve", str(path)]) == 2
-        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    # through the front door: the general-sum tree with a parameter goes to the atlas; the three-player tree
+    # without a parameter has no engine among the YAML trees' and is refused in one line
+    path = tmp_path / "general.json"
+    path.write_text(json.dumps(general))
+    assert main(["solve", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["engine"]["name"] == "atlas"
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(three))
+    assert main(["solve", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "three.json" in err[0]
 
 
 def test_the_cli_prints_pieces_as_json(capsys):
     assert main(["solve", str(KUHN), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert [p["from"] for p in data["pieces"]] == ["1/4", "1", "2"] and data["complete_cover"]
     assert all(c["passed"] for c in data["checks"])
     assert data["pieces"][0]["behaviour"]["Alice"]["Alice J"]["bet"] == "b/(b + 2)"

@@ -60,5 +60,6 @@ def test_exactly_two_parameters():
 def test_cli(capsys):
     assert main(["solve", "examples/kuhn_ante_bet.yaml"]) == 0
     out = capsys.readouterr().out
-    assert "if b >= a and 2*a >= b: value -b*(2*a - b)/(6*(2*a + b))" in out
-    assert "(3 regions" in out
+    assert "\nIf b >= a and 2*a >= b (value -b*(2*a - b)/(6*(2*a + b))):\n" in out
+    assert out.startswith("kuhn-poker-ante-a-bet-b: 3 equilibria (not complete; certificate proved)\n")
+    assert out.count("\nElse if ") == 2

@@ -38,7 +38,7 @@ def test_rational_payoffs_solved_in_the_users_units():
     # by hand at t = 1: A = [[1/2, -1], [-1, 6/5]]; Row's mix makes Col indifferent
     row, col = sol.evaluate(t=1).strategies
     assert row == (Fraction(22, 37), Fraction(15, 37))
-    data = json.loads(sol.to_json())
+    data = json.loads(sol.to_json())["detail"]
     assert data["payoffs"]["Row"][0][0] == "t/(t + 1)"            # as stated, not scaled
     t = sp.Symbol("t", real=True)
     value = sp.parse_expr(data["pdl"][0]["value"], local_dict={"t": t})
@@ -76,7 +76,7 @@ def test_payoffs_beyond_floating_point_skip_the_numeric_check():
     sol = solve(game, sample_points=6)
     assert sol.certified and sol.crosscheck.all_exact_nash
     assert sol.crosscheck.numeric_skipped > 0
-    data = json.loads(sol.to_json())
+    data = json.loads(sol.to_json())["detail"]
     assert data["verification"]["sample_points"]["numeric_skipped"] == sol.crosscheck.numeric_skipped
     assert "cross-check skipped: payoffs beyond floating point" in data["verification"]["sample_points"]["numeric_solvers"]
 
@@ -93,7 +93,7 @@ def test_efg_payoffs_beyond_floats_solved_exactly(tmp_path, capsys):
     path.write_text('EFG 2 R "big" { "A" "B" }\n""\np "" 1 1 "" { "a" "b" } 0\n'
                     't "" 1 "" { 1e400, -1e400 }\nt "" 2 "" { -1, 1 }\n')
     assert main(["solve", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["detail"]
     assert data["certified"] and data["value"] == str(10**400)
 
 
@@ -227,7 +227,7 @@ def test_expression_tree_round_trip(terms, den_name):
 def test_solution_json_trees_with_awkward_parameter_names():
     params = {n: "[1, 2]" for n in NAMES}
     game = normal_form([["lambda + E", "-I - N"], ["-S - Q", "N*E"]], parameters=params, zero_sum=True)
-    data = json.loads(solve(game, sample_points=3).to_json())
+    data = json.loads(solve(game, sample_points=3).to_json())["detail"]
     assert data["symbols"] == NAMES
     symbols = {n: sp.Symbol(n, real=True) for n in data["symbols"]}
     point = {n: Fraction(3, 2) for n in NAMES}

@@ -19,7 +19,7 @@ def solve_json(tmp_path, capsys, data):
     path = tmp_path / "game.yaml"
     path.write_text(yaml.safe_dump(data))
     assert main(["solve", str(path), "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    return json.loads(capsys.readouterr().out)["detail"]
 
 
 def evaluate_pdl(result, point):
@@ -83,7 +83,7 @@ def unseen_result(tmp_path_factory):
     proc = subprocess.run([sys.executable, "-m", "symgame.cli", "solve", str(path), "--json"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return json.loads(proc.stdout)["detail"]
 
 
 @settings(max_examples=60)

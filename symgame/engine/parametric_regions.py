@@ -103,7 +103,8 @@ class ParametricRegions:
     def to_data(self) -> dict:
         return {"game": self.name, "players": list(self.players), "parameters": self.domain.names,
                 "constant_sum": str(self.constant), "cover": self.cover.value,
-                "regions": [{"when": piece.region.texts, "value": str(piece.value),
+                "regions": [{"when": piece.region.texts, "readable": " and ".join(a.pretty for a in piece.region.atoms),
+                             "value": str(piece.value),
                              "found_at": {k: str(v) for k, v in piece.found_at.items()},
                              "behaviour": {who: {i: {a: str(v) for a, v in probs.items()} for i, probs in beh.items()}
                                            for who, beh in zip(self.players, piece.behaviour)}}

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import InputError, LimitError, NoResultError
-from ..model.gambit import GambitTree
+from ..model.gambit import GambitTree, infoset_keys
 
 #: Largest number of LCP rows (both players' sequences and information sets, plus 2): the tableau is dense,
 #: rows x (2 rows + 1) exact integers, so 2,000 rows hold 8 million of them.
@@ -316,13 +316,15 @@ def sequence_regrets(game: SequenceGame, plans: tuple[tuple[Fraction, ...], tupl
 
 def behaviour(tree: GambitTree, game: SequenceGame, p: int, plan: tuple[Fraction, ...]) -> dict:
     """Player ``p``'s behaviour strategy from a realization plan, by information set name (``None`` where the
-    plan never reaches the set)."""
+    plan never reaches the set; ``P<player>:<number>`` for a set the file leaves unnamed or names twice, as
+    :func:`symgame.model.gambit.infoset_keys`)."""
+    names = infoset_keys(tree)
     out: dict = {}
     members = game.members(p)
     for key, parent in game.parent[p].items():
         info = tree.infosets[key]
         seqs = members[key]
-        name = info.name or f"{key[0]}:{key[1]}"
+        name = names[key]
         reach = plan[parent]
         out[name] = None if reach == 0 else {a: plan[k] / reach for a, k in zip(info.actions, seqs)}
     return out

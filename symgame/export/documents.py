@@ -75,6 +75,35 @@ def unique_conditions(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def profile_payoffs(game: NormalFormGame, profile) -> tuple[sp.Expr, ...]:
+    """Each player's expected payoff of a profile, in the game's stated units, factored (as :func:`rule_value`).
+
+    Examples
+    --------
+    >>> from symgame import normal_form
+    >>> game = normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True)
+    >>> from symgame.model.pdl import Profile
+    >>> import sympy as sp
+    >>> half = (sp.Rational(1, 2), sp.Rational(1, 2))
+    >>> profile_payoffs(game, Profile((half, half)))
+    ((a + 1)/4, -(a + 1)/4)
+    """
+    strategies = tuple(profile.strategies)
+    if len(strategies) == 1:
+        strategies = (strategies[0], (sp.Integer(1),))
+    x, y = strategies
+    field = RationalFunctions(game.domain.names)
+    out = []
+    for m in game.stated_payoffs:
+        total = field.zero
+        for i in range(m.shape[0]):
+            for j in range(m.shape[1]):
+                if x[i] != 0 and y[j] != 0:
+                    total = total + field(x[i]) * field(m[i, j]) * field(y[j])
+        out.append(sp.factor(field.to_sympy(total.numer) / field.to_sympy(total.denom)))
+    return tuple(out)
+
+
 def rule_value(game: NormalFormGame, profile) -> sp.Expr:
     """The row player's expected payoff ``x^T A y`` of a profile, factored.
 

@@ -68,3 +68,30 @@ class ExtensiveGame:
     #: Chance information sets whose floating-point decimals were read as fractions (see
     #: :func:`symgame.model.gambit.read_efg`); 0 for a tree built in Python or read as written.
     decimal_chance: int = 0
+
+
+def payoff_total(game: ExtensiveGame):
+    """The common total of the players' payoffs at every leaf (an exact number or an expression in the
+    parameters), or ``None`` when the totals differ (a general-sum tree). Iterative: no recursion limit."""
+    import sympy as sp
+
+    total = None
+    stack: list = [game.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Terminal):
+            here = sp.Integer(0)
+        elif isinstance(node, Outcome):
+            here = sp.cancel(sum((sp.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v
+                                 for v in node.payoffs), sp.Integer(0)))
+        elif isinstance(node, Chance):
+            stack.extend(child for _, child in node.outcomes)
+            continue
+        else:
+            stack.extend(child for _, child in node.actions)
+            continue
+        if total is None:
+            total = here
+        elif sp.cancel(here - total) != 0:
+            return None
+    return total
