@@ -333,7 +333,8 @@ class Solution:
 
     def _full(self, what: str) -> GameAnalysis:
         if self.analysis is None:
-            raise InputError(f"{what}: this result ({self.engine}) has no decision list; its pieces and "
+            engine = self.record["engine"]["name"] if self.record is not None else "empty"
+            raise InputError(f"{what}: this result ({engine}) has no decision list; its pieces and "
                              "equilibria are in .to_data()")
         return self.analysis
 
@@ -375,7 +376,7 @@ class Solution:
         """Whether the result is proved (the whole-domain certificate, or each engine's exact check)."""
         if self.analysis is not None:
             return self.analysis.certificate.status.value == "true"
-        return self.to_data()["certificate"]["status"] == "proved"
+        return self._contract["certificate"]["status"] == "proved"
 
     @property
     def crosscheck(self):
@@ -387,7 +388,7 @@ class Solution:
         """Which equilibrium each rule shows (``default``, ``symmetric``, ``welfare`` or ``all``)."""
         if self.analysis is not None:
             return self.analysis.derivation.selection
-        return self.to_data()["selection"]["method"]
+        return self._contract["selection"]["method"]
 
     @property
     def all_equilibria(self) -> tuple | None:
@@ -397,7 +398,7 @@ class Solution:
     @property
     def engine(self) -> str:
         """Which engine answered (``parametric support enumeration``, ``atlas``, ``enumpoly``, ...)."""
-        return self.to_data()["engine"]["name"]
+        return self._contract["engine"]["name"]
 
     @property
     def equilibria(self) -> list[dict[str, Any]]:
@@ -412,11 +413,14 @@ class Solution:
     @property
     def complete(self) -> str:
         """``complete``, ``generic`` (every equilibrium where the game is nondegenerate) or ``not complete``."""
-        return self.to_data()["complete"]["status"]
+        return self._contract["complete"]["status"]
 
     def to_data(self) -> dict[str, Any]:
-        """The result as the contract's JSON-ready mapping (:mod:`symgame.export.contract`)."""
-        return self._contract
+        """The result as the contract's JSON-ready mapping (:mod:`symgame.export.contract`; a copy: changing it
+        leaves the solution as it is)."""
+        import copy
+
+        return copy.deepcopy(self._contract)
 
     @cached_property
     def _contract(self) -> dict[str, Any]:
@@ -448,7 +452,7 @@ class Solution:
         from .export.contract import check_contract
         from .model.store import load_json
 
-        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith(("{", "["))):
             return cls(record=check_contract(load_json(source), str(source)))
         if not isinstance(source, str):
             raise InputError(f"from_json: expected JSON text or a file path, got {type(source).__name__}")
@@ -562,7 +566,7 @@ class Solution:
         :mod:`symgame.export.contract`; the engine's own record under ``detail``), byte-deterministic."""
         from .export.documents import dumps
 
-        return dumps(self.to_data())
+        return dumps(self._contract)
 
     def to_markdown(self) -> str:
         """A Markdown summary: for the parametric normal-form engine its full summary (decision list,
@@ -1147,7 +1151,7 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
         return {name: [names[a] for a in mine] for name, names, mine in zip(players, strategies, s)}
 
     return {
-        "game": game.title, "players": players,
+        "game": game.title, "players": players, "engine": "enumpoly",
         "method": "support enumeration on polynomial systems, exact (z3 and Groebner bases)",
         "strategies": dict(zip(players, strategies)),
         "equilibria": [profile(e) for e in found.equilibria],
@@ -1221,7 +1225,7 @@ def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
     rows, cols = form.shape
     a = [[form.payoff((i, j))[0] for j in range(cols)] for i in range(rows)]
     b = [[form.payoff((i, j))[1] for j in range(cols)] for i in range(rows)]
-    method = "strategic form, vertex enumeration"
+    method, engine = "strategic form, vertex enumeration", "vertex enumeration"
     try:
         if not every:
             raise LimitError("one equilibrium asked for")
@@ -1229,6 +1233,7 @@ def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
     except LimitError:
         found = _lemke_howson_set(a, b, rows + cols if every else 1)
         method = "strategic form, Lemke-Howson from " + (f"each of the {rows + cols} labels" if every else "label 0")
+        engine = "Lemke-Howson"
     recall = tree.imperfect_recall() is None
     out = []
     for e in found.equilibria:
@@ -1239,7 +1244,7 @@ def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
         if recall:
             entry["behaviour"] = _behaviour(tree, tree.players, (e.row, e.column))
         out.append(entry)
-    return {"game": tree.title, "players": list(tree.players), "method": method,
+    return {"game": tree.title, "players": list(tree.players), "engine": engine, "method": method,
             "strategies": {name: list(names) for name, names in zip(tree.players, form.strategies)},
             "equilibria": out, "components": [{"equilibria": list(c.equilibria)} for c in found.components],
             "complete": found.complete, "perfect_recall": recall}
@@ -1256,7 +1261,7 @@ def sequence_lcp_json(tree: GambitTree) -> dict[str, Any]:
     players = [name or f"Player {k + 1}" for k, name in enumerate(tree.players)]
     behaviour = {name: {infoset: None if probs is None else {a: str(p) for a, p in probs.items()}
                         for infoset, probs in beh.items()} for name, beh in zip(players, eq.behaviour)}
-    return {"game": tree.title, "players": players,
+    return {"game": tree.title, "players": players, "engine": "sequence-form Lemke",
             "method": f"sequence form, Lemke's algorithm ({eq.pivots} pivots)",
             "equilibria": [{"behaviour": behaviour, "payoffs": {name: str(v) for name, v in zip(players, eq.payoffs)},
                             "verified": eq.verified}],
@@ -1302,7 +1307,7 @@ def behaviour_point_json(tree: GambitTree, path: str | Path = "<efg>") -> dict[s
         behaviour[data["players"][owner]][infoset] = {actions[0]: str(p), actions[1]: str(1 - p)}
     method = (f"logit homotopy in behaviour strategies, rounded to denominators up to {found.denominator}; "
               "exact regret 0 against every pure behaviour deviation")
-    out: dict[str, Any] = {"game": tree.title, "players": data["players"], "method": method,
+    out: dict[str, Any] = {"game": tree.title, "players": data["players"], "engine": "logit homotopy", "method": method,
                            "equilibria": [{"behaviour": behaviour,
                                            "payoffs": {n: str(v) for n, v in zip(data["players"], found.payoffs)},
                                            "verified": True}],

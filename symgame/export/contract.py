@@ -41,7 +41,7 @@ Examples
 >>> data = from_strategic({"game": "g", "players": ["A", "B", "C"], "strategies": {"A": ["x"], "B": ["y"],
 ...     "C": ["z"]}, "equilibria": [{"profile": {"A": {"x": "1"}, "B": {"y": "1"}, "C": {"z": "1"}},
 ...     "payoffs": {"A": "0", "B": "0", "C": "0"}, "verified": True}], "families": [], "undecided": [],
-...     "complete": True, "method": "support enumeration"})
+...     "complete": True, "engine": "enumpoly", "method": "support enumeration"})
 >>> print(render_text(data))
 g: 1 equilibrium (complete; certificate proved)
   E1: A plays x; B plays y; C plays z  (payoffs 0, 0, 0)
@@ -60,6 +60,7 @@ SCHEMA_VERSION = 1
 KINDS = ("normal form", "game tree", "polynomial game")
 COMPLETE = ("complete", "generic", "not complete")
 CERTIFICATE = ("proved", "refuted", "undecided")
+VARIABLES = ("", "variables")          # the key of the variables' order in :func:`_orders`
 
 
 def _head(game: str, kind: str, engine: str, method: str, players: list, parameters: list) -> dict[str, Any]:
@@ -170,7 +171,7 @@ def from_strategic(data: Mapping[str, Any]) -> dict[str, Any]:
         equilibria.append(entry)
     undecided = len(data.get("undecided", []))
     why_not = f"{undecided} supports undecided" if undecided else "enumeration stopped at a limit"
-    return _point_tail(_head(data["game"], "game tree" if tree else "normal form", "enumpoly", data["method"],
+    return _point_tail(_head(data["game"], "game tree" if tree else "normal form", data["engine"], data["method"],
                              _strategy_players(data), []),
                        equilibria, data["complete"], "every isolated equilibrium and every family of positive "
                        "dimension (by support)", why_not, data)
@@ -228,8 +229,7 @@ def from_tree_equilibria(data: Mapping[str, Any], infosets: Mapping[str, list]) 
         out["players"] = [{"name": n, "information_sets": list(infosets.get(n, []))} for n in data["players"]]
         return out
     equilibria = [_equilibrium(f"E{k + 1}", e) for k, e in enumerate(data["equilibria"])]
-    engine = data["method"].split(",")[0].split(" (")[0]
-    return _point_tail(_head(data["game"], "game tree", engine, data["method"],
+    return _point_tail(_head(data["game"], "game tree", data["engine"], data["method"],
                              [{"name": n, "information_sets": list(infosets.get(n, []))} for n in data["players"]],
                              []),
                        equilibria, data["complete"], "every extreme equilibrium of the strategic form",
@@ -276,9 +276,12 @@ def from_tree_pieces(data: Mapping[str, Any], parameters: Sequence[Mapping[str, 
                        "selected": ident,
                        "value": row["value"]})
     checks = data.get("checks", [])
+    sets = {who: [{"name": i, "actions": list(probs)} for i, probs in rows[0]["behaviour"][who].items()]
+            for who in players} if rows else {}
     return _tail(_head(data["game"], "game tree", "parametric sequence-form LP",
                        "optimal bases of the sequence-form LP followed across the parameter domain, each piece "
-                       "certified on its whole stretch by LP duality", [{"name": n} for n in players],
+                       "certified on its whole stretch by LP duality",
+                       [{"name": n, "information_sets": sets.get(n, [])} for n in players],
                        list(parameters)),
                  equilibria, pieces, ("optimal", "an optimal strategy pair per piece (the value is unique)"),
                  ("not complete", "one optimal strategy pair per piece; other optimal strategies may exist"),
@@ -314,12 +317,15 @@ def from_atlas(data: Mapping[str, Any], unsolved: int, all_proved: bool, numeric
             when = [f"{low} < {name}"] + ([f"{name} < {_endpoint_text(c['upper'])}"] if c["upper"] else [])
         pieces.append({"when": when, "readable": " and ".join(when), "equilibria": list(c["families"]),
                        "selected": None})
+    meanings = data.get("variables") or {}     # chain variables: P(action | not the earlier ones)
     complete = ("complete", "the case split covers every support of every player; each case solved or refuted "
                 "exactly") if not unsolved else ("not complete", f"{unsolved} cases unsolved")
     return _tail(_head(data["game"], "polynomial game", "atlas",
                        "case split over the players' best-response conditions, each case solved exactly, "
                        "families with exact ranges of the parameter",
-                       [{"name": p["name"], "variables": list(p["variables"])} for p in data["players"]],
+                       [{"name": p["name"], "variables": list(p["variables"]),
+                         **({"meanings": {x: meanings[x] for x in p["variables"] if x in meanings}}
+                            if meanings else {})} for p in data["players"]],
                        [dict(data["parameter"])]),
                  equilibria, pieces, ("none", "the atlas lists every family valid in each piece; none is singled "
                                               "out"),
@@ -403,25 +409,45 @@ def _ordered(values: Mapping[str, Any], order: Sequence[str]) -> list[tuple[str,
     return sorted(values.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0]))
 
 
-def _strategies_text(e: Mapping[str, Any], order: Sequence[str] = ()) -> str:
+def _strategies_text(e: Mapping[str, Any], order: Sequence[str] = (),
+                     sets: Mapping[str, Sequence[str]] | None = None) -> str:
+    """One equilibrium as text: players in the game's order, information sets in the tree's order (``sets``),
+    so a result read back from JSON (keys sorted) reads as the fresh one."""
+    sets = sets or {}
     if e.get("strategies") is not None and e.get("behaviour") is None:
-        return "; ".join(f"{name} plays " + _mix(probs) for name, probs in _ordered(e["strategies"], order))
+        return "; ".join(f"{name} plays " + _mix(probs, sets.get(name, ()))
+                         for name, probs in _ordered(e["strategies"], order))
     if e.get("behaviour") is not None:
         return "; ".join(f"{name}: " + ", ".join(
-            f"[{infoset}] " + (_mix(probs) if probs is not None else "unreached") for infoset, probs in rules.items())
+            f"[{infoset}] " + (_mix(probs, sets.get((name, infoset), ())) if probs is not None else "unreached")
+            for infoset, probs in _ordered(rules, sets.get(name, ())))
             for name, rules in _ordered(e["behaviour"], order))
     if e.get("variables") is not None:
-        return ", ".join(f"{x} = {v}" for x, v in e["variables"].items())
+        return ", ".join(f"{x} = {v}" for x, v in _ordered(e["variables"], sets.get(VARIABLES, ())))
     return "a family: " + "; ".join(e["family"]["equations"])
 
 
-def _mix(probs: Mapping[str, str]) -> str:
+def _mix(probs: Mapping[str, str], actions: Sequence[str] = ()) -> str:
     if probs and all(p == "unreached" for p in probs.values()):
         return "unreached"
-    shown = _nonzero(probs)
+    shown = dict(_ordered(_nonzero(probs), actions))
     if len(shown) == 1 and next(iter(shown.values())) == "1":
         return next(iter(shown))
     return "{" + ", ".join(f"{a}: {p}" for a, p in shown.items()) + "}"
+
+
+def _orders(data: Mapping[str, Any]) -> tuple[list[str], dict[Any, list[str]]]:
+    """The players' order, and the game's order of each player's actions (normal form) or information sets
+    (trees; key: the player) and of each set's actions (key: ``(player, set)``)."""
+    players = [p["name"] for p in data["players"]]
+    sets: dict[Any, list[str]] = {VARIABLES: [x for p in data["players"] for x in p.get("variables", [])]}
+    for p in data["players"]:
+        if "actions" in p:
+            sets[p["name"]] = list(p["actions"])
+        else:
+            sets[p["name"]] = [i["name"] for i in p.get("information_sets", [])]
+            sets.update({(p["name"], i["name"]): list(i["actions"]) for i in p.get("information_sets", [])})
+    return players, sets
 
 
 def render_text(data: Mapping[str, Any]) -> str:
@@ -435,7 +461,7 @@ def render_text(data: Mapping[str, Any]) -> str:
             + f" ({status}{'' if status != 'generic' else ' where nondegenerate'}; certificate "
             f"{data['certificate']['status']})")
     lines = [head]
-    players = [p["name"] for p in data["players"]]
+    players, sets = _orders(data)
     by_id = {e["id"]: e for e in data["equilibria"]}
     several = len(data["pieces"]) > 1 or any(p["when"] for p in data["pieces"])
     for k, piece in enumerate(data["pieces"]):
@@ -454,7 +480,7 @@ def render_text(data: Mapping[str, Any]) -> str:
             e = by_id[ident]
             pay = f"  (payoffs {', '.join(v for _, v in _ordered(e['payoffs'], players))})" if e.get("payoffs") else ""
             mark = " [selected]" if ident == piece["selected"] and len(order) > 1 else ""
-            lines.append(f"{indent}{ident}{mark}: {_strategies_text(e, players)}{pay}")
+            lines.append(f"{indent}{ident}{mark}: {_strategies_text(e, players, sets)}{pay}")
         if piece["equilibria"] == []:
             lines.append(f"{indent}(no equilibrium)")
         if piece["equilibria"] is None and len(data["equilibria"]) > 1:
@@ -474,14 +500,14 @@ def render_markdown(data: Mapping[str, Any]) -> str:
              f"{len(data['equilibria'])} equilibria, {data['complete']['status']}, certificate "
              f"{data['certificate']['status']}", ""]
     by_id = {e["id"]: e for e in data["equilibria"]}
-    players = [p["name"] for p in data["players"]]
+    players, sets = _orders(data)
     for piece in data["pieces"]:
         cond = piece.get("readable") or " and ".join(piece["when"]) or "always"
         listed = piece["equilibria"] if piece["equilibria"] is not None else [piece["selected"]]
         lines.append(f"- when `{cond}`:")
         for ident in listed:
             if ident is not None:
-                lines.append(f"  - {ident}: {markdown_text(_strategies_text(by_id[ident], players))}")
+                lines.append(f"  - {ident}: {markdown_text(_strategies_text(by_id[ident], players, sets))}")
     lines.extend(f"\n_{markdown_text(note)}_" for note in data["notes"])
     return "\n".join(lines) + "\n"
 

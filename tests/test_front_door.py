@@ -1,0 +1,219 @@
+"""One front door (symgame.solve for every game) and one result contract (symgame.export.contract)."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import symgame
+from symgame import InputError, Solution, SymgameError
+from symgame.cli import main
+from symgame.errors import StoreError
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((ROOT / "symgame" / "export" / "solution.schema.json").read_text())
+
+RING = """NFG 1 R "ring" { "A" "B" "C" } { { "x" "y" } { "x" "y" } { "x" "y" } }
+1 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1 1 1
+"""
+ENTRY = """EFG 2 R "entry" { "Entrant" "Incumbent" } ""
+p "" 1 1 "" { "out" "in" } 0
+t "" 1 "stay out" { 0, 2 }
+p "" 2 1 "" { "fight" "share" } 0
+t "" 2 "war" { -1, -1 }
+t "" 3 "peace" { 1, 1 }
+"""
+MATCH = """EFG 2 R "match" { "A" "B" } ""
+c "" 1 "" { "h" 0.3333333333333333 "t" 0.6666666666666666 } 0
+p "" 1 1 "" { "H" "T" } 0
+p "" 2 1 "" { "H" "T" } 0
+t "" 1 "" { 1, -1 }
+t "" 2 "" { -1, 1 }
+p "" 2 1 "" { "H" "T" } 0
+t "" 3 "" { -1, 1 }
+t "" 4 "" { 1, -1 }
+p "" 1 2 "" { "H" "T" } 0
+p "" 2 2 "" { "H" "T" } 0
+t "" 5 "" { 2, -2 }
+t "" 6 "" { -2, 2 }
+p "" 2 2 "" { "H" "T" } 0
+t "" 7 "" { -2, 2 }
+t "" 8 "" { 2, -2 }
+"""
+
+# file -> the engine the front door must pick
+ENGINES = {
+    "examples/rps_variant.yaml": "parametric support enumeration",
+    "examples/battle_weight.yaml": "parametric support enumeration",
+    "examples/pennies.yaml": "atlas",
+    "examples/three_player.yaml": "atlas",
+    "examples/volunteers_dilemma.yaml": "atlas",
+    "examples/kuhn_bet.yaml": "parametric sequence-form LP",
+    "examples/kuhn_ante_bet.yaml": "parametric sequence-form LP",
+    "examples/one_card_poker.yaml": "parametric sequence-form LP",
+    "tests/data/openspiel/kuhn_poker.efg": "sequence-form LP",
+    "ring.nfg": "enumpoly",
+    "entry.efg": "sequence-form Lemke",
+    "match.efg": "sequence-form LP",
+}
+
+
+@pytest.fixture(scope="module")
+def solutions(tmp_path_factory) -> dict[str, Solution]:
+    folder = tmp_path_factory.mktemp("games")
+    for name, text in (("ring.nfg", RING), ("entry.efg", ENTRY), ("match.efg", MATCH)):
+        (folder / name).write_text(text)
+    return {name: symgame.solve(folder / name if "/" not in name else ROOT / name) for name in ENGINES}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_every_kind_of_game_through_one_door_in_one_contract(solutions, name):
+    solution = solutions[name]
+    data = json.loads(solution.to_json())
+    jsonschema.validate(data, SCHEMA)
+    assert solution.engine == ENGINES[name] == data["engine"]["name"]
+    assert solution.certified and data["certificate"]["status"] == "proved"
+    ids = [e["id"] for e in data["equilibria"]]
+    assert ids and len(set(ids)) == len(ids)
+    for piece in data["pieces"]:
+        assert len(piece["when"]) == len(set(piece["when"]))                 # no repeated condition
+        assert piece["selected"] is None or piece["selected"] in ids
+        assert piece["equilibria"] is None or set(piece["equilibria"]) <= set(ids)
+    back = Solution.from_json(solution.to_json())
+    assert back.to_json() == solution.to_json() and back.render_text() == _contract_text(solution)
+    text = back.render_text()
+    assert text.splitlines()[0].startswith(f"{data['game']}: {len(ids)} ")
+    assert all(f"{i}" in text for i in ids if any(i in (p["equilibria"] or [p["selected"]]) for p in data["pieces"]))
+    assert back.to_latex().startswith("\\documentclass") and back.to_markdown().startswith("**")
+
+
+def _contract_text(solution: Solution) -> str:
+    from symgame.export.contract import render_text
+
+    return render_text(solution.to_data())
+
+
+def test_point_games_payoffs_are_the_expected_payoffs_of_the_strategies(solutions):
+    """The contract's payoffs of the three-player ring game are the exact expected payoffs of its strategies."""
+    from symgame.model.gambit import read_nfg
+
+    game = read_nfg(RING)
+    data = solutions["ring.nfg"].to_data()
+    assert [e["strategies"]["C"] for e in data["equilibria"]] == [{"x": "1"}, {"y": "1"}, {"x": "1/2", "y": "1/2"}]
+    for e in data["equilibria"]:
+        mix = [[Fraction(e["strategies"][p].get(s, "0")) for s in ("x", "y")] for p in ("A", "B", "C")]
+        expected = [sum(mix[0][i] * mix[1][j] * mix[2][k] * game.payoff((i, j, k))[n]
+                        for i in range(2) for j in range(2) for k in range(2)) for n in range(3)]
+        assert [Fraction(e["payoffs"][p]) for p in ("A", "B", "C")] == expected
+
+
+def test_tree_value_payoffs_and_names(solutions):
+    data = solutions["match.efg"].to_data()
+    assert data["pieces"][0]["value"] == data["equilibria"][0]["payoffs"]["A"]
+    assert Fraction(data["equilibria"][0]["payoffs"]["A"]) + Fraction(data["equilibria"][0]["payoffs"]["B"]) == 0
+    assert data["notes"] and "floating-point decimals" in data["notes"][0]          # 1/3, 2/3 read from decimals
+    sets = {p["name"]: [i["name"] for i in p["information_sets"]] for p in data["players"]}
+    assert sets == {"A": ["P1:1", "P1:2"], "B": ["P2:1", "P2:2"]}                  # unnamed sets get stable names
+    assert set(data["equilibria"][0]["behaviour"]["A"]) == {"P1:1", "P1:2"}
+
+
+def test_the_atlas_contract_lists_the_atlas_families(solutions):
+    solution = solutions["examples/three_player.yaml"]
+    atlas = solution.native.atlas
+    assert [e["id"] for e in solution.equilibria] == [f.ident for f in atlas.families]
+    detail = solution.to_data()["detail"]
+    assert [e["variables"] for e in solution.equilibria] == [f["members"][0]["values"] for f in detail["families"]]
+    assert [set(e["variables"]) for e in solution.equilibria] == [{x for x, _ in f.members[0].branch.values}
+                                                                   for f in atlas.families]
+    assert solution.complete == "complete"
+    # every piece of the parameter's domain lists the families the atlas says coexist there
+    assert [p["equilibria"] for p in solution.pieces] == [c["families"] for c in solution.to_data()["detail"]["coexistence"]
+                                                          if c["families"] or not c["point"]]
+
+
+def test_normal_form_pieces_select_a_listed_branch_and_select_all_lists_each_piece():
+    stag = symgame.normal_form(([[4, 0], [3, 3]], [[4, 3], [0, 3]]),
+                               players=[("Ann", ["Stag", "Hare"]), ("Bob", ["Stag", "Hare"])])
+    data = symgame.solve(stag).to_data()
+    assert len(data["equilibria"]) == 3 and data["complete"]["status"] == "generic"
+    chosen = data["equilibria"][int(data["pieces"][0]["selected"][1:]) - 1]
+    assert chosen["strategies"] == {"Ann": {"Hare": "1"}, "Bob": {"Hare": "1"}}
+    assert {e["payoffs"]["Ann"] for e in data["equilibria"]} == {"4", "3", "3"}
+    every = symgame.solve(stag, select="all").to_data()
+    assert every["selection"]["method"] == "all" and sorted(every["pieces"][0]["equilibria"]) == ["E1", "E2", "E3"]
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.lists(st.integers(-3, 3), min_size=8, max_size=8))
+def test_the_parametric_engine_agrees_with_vertex_enumeration_through_the_same_door(values):
+    """Every equilibrium the parametric engine lists for a 2x2 game without parameters is an extreme equilibrium
+    vertex enumeration lists (both through symgame.solve); for a nondegenerate game the two lists are equal."""
+    a = [values[0:2], values[2:4]]
+    b = [values[4:6], values[6:8]]
+    game = symgame.normal_form((a, b))
+    try:
+        parametric = symgame.solve(game, sample_points=0).to_data()
+    except SymgameError:
+        return                                              # a degenerate game the cover proof does not settle
+    vertices = symgame.solve(game, every=True).to_data()
+    assert vertices["engine"]["name"] == "vertex enumeration" and vertices["complete"]["status"] == "complete"
+
+    def key(e):
+        return tuple(sorted((p, tuple(sorted(m.items()))) for p, m in e["strategies"].items()))
+    found, extreme = {key(e) for e in parametric["equilibria"]}, {key(e) for e in vertices["equilibria"]}
+    assert found <= extreme
+    degenerate = len(set(values[0:4:2])) < 2 or len(set(values[1:4:2])) < 2 or len(set(values[4:6])) < 2 \
+        or len(set(values[6:8])) < 2
+    if not degenerate and len(extreme) == len(vertices["detail"]["components"]):
+        assert found == extreme
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[1, 2]", "not a symgame result"),
+    ('{"schema": "x"}', "schema_version: missing"),
+    ("{", "not JSON"),
+])
+def test_from_json_refuses_what_is_not_a_result_in_one_line(text, message):
+    with pytest.raises(InputError, match=message) as caught:
+        Solution.from_json(text)
+    assert "\n" not in str(caught.value)
+
+
+def test_from_json_checks_references_and_reads_files_bounded(solutions, tmp_path):
+    data = solutions["ring.nfg"].to_data()
+    data["pieces"][0]["selected"] = "E9"
+    with pytest.raises(StoreError, match=r"pieces\[0\].selected: 'E9' is not a listed equilibrium"):
+        Solution.from_json(json.dumps(data))
+    with pytest.raises(StoreError, match="not a regular file"):
+        Solution.from_json("/dev/zero")
+    path = tmp_path / "ring.json"
+    path.write_text(solutions["ring.nfg"].to_json())
+    assert Solution.from_json(path).to_json() == solutions["ring.nfg"].to_json()
+    with pytest.raises(InputError, match="no decision list"):
+        Solution.from_json(path).pdl
+
+
+def test_a_combination_no_engine_takes_is_one_line(tmp_path):
+    two = tmp_path / "two.yaml"
+    two.write_text("game: g\nparameters: {a: '[0, 1]', b: '[0, 1]'}\nplayers:\n"
+                   "  - {name: A, variables: [x], payoff: 'a*x - x*y'}\n  - {name: B, variables: [y], payoff: 'b*y - x*y'}\n")
+    with pytest.raises(InputError, match="the atlas takes games with exactly one parameter \\(2 here\\)"):
+        symgame.solve(two)
+    with pytest.raises(InputError, match="expected a game or a file path, got int"):
+        symgame.solve(3)
+
+
+def test_the_command_line_is_the_api(tmp_path, capsys):
+    """`symgame solve` prints what Solution renders: the atlas's game (refused before) and its JSON contract."""
+    assert main(["solve", "examples/pennies.yaml"]) == 0
+    assert capsys.readouterr().out == symgame.solve("examples/pennies.yaml").render_text() + "\n"
+    assert main(["solve", "examples/pennies.yaml", "--json"]) == 0
+    assert capsys.readouterr().out == symgame.solve("examples/pennies.yaml").to_json()
+    out = tmp_path / "r.json"
+    assert main(["solve", "examples/kuhn_bet.yaml", "--json", "-o", str(out)]) == 0
+    assert Solution.from_json(out).engine == "parametric sequence-form LP"
