@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from symgame.engine.sequence_lcp import sequence_game, sequence_lcp_solve
 from symgame.errors import InputError
-from symgame.model.gambit import read_efg, tree_to_strategic
+from symgame.model.gambit import infoset_keys, read_efg, tree_to_strategic
 
 
 def random_tree(seed: int, depth: int = 4) -> str:
@@ -56,6 +56,7 @@ def strategic_regrets(tree, behaviour) -> tuple[Fraction, Fraction]:
     strategy turned into a mixed strategy (product of the action probabilities; unreached sets uniform)."""
     form = tree_to_strategic(tree)
     keys = {p: sorted(k for k in tree.infosets if k[0] == p) for p in (1, 2)}
+    names = infoset_keys(tree)
     mixed = []
     for p in (1, 2):
         probs = []
@@ -63,7 +64,7 @@ def strategic_regrets(tree, behaviour) -> tuple[Fraction, Fraction]:
             weight = Fraction(1)
             for key, a in zip(keys[p], choice):
                 info = tree.infosets[key]
-                beh = behaviour[p - 1][info.name or f"{key[0]}:{key[1]}"]
+                beh = behaviour[p - 1][names[key]]
                 weight *= Fraction(1, len(info.actions)) if beh is None else beh[info.actions[a]]
             probs.append(weight)
         mixed.append(probs)
