@@ -131,6 +131,12 @@ def normal_form(payoffs: Any, *, parameters: Any = None, players: Sequence[Any] 
     -------
     NormalFormGame
 
+    Raises
+    ------
+    InputError
+        Matrices of different shapes, an unknown name, an entry the restricted parser cannot read, an empty or
+        malformed domain (one line naming the argument and the place).
+
     Examples
     --------
     >>> import sympy as sp
@@ -229,6 +235,20 @@ def load(path: str | Path) -> NormalFormGame | StrategicGame | PolynomialGame | 
     game tree compiled to its behaviour polynomials (both for :func:`atlas`); otherwise a normal-form game
     (for :func:`solve`). Problems raise :class:`InputError` with the
     file, the place and the problem in one line.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file; the extension decides the reader (``.nfg``, ``.efg``, anything else YAML/JSON).
+
+    Returns
+    -------
+    NormalFormGame, StrategicGame, PolynomialGame or ExtensiveGame
+
+    Raises
+    ------
+    InputError
+        A file that cannot be read or does not describe a game (one line: file, place, problem).
 
     Examples
     --------
@@ -392,7 +412,8 @@ class Solution:
 
     @property
     def all_equilibria(self) -> tuple | None:
-        """With ``select="all"``: rules (first match) whose ``branches`` are every equilibrium branch valid there."""
+        """With ``select="all"``: rules (first match) whose ``branches`` are every equilibrium branch valid there
+        (parametric normal form only)."""
         return self._full("all_equilibria").derivation.all_equilibria
 
     @property
@@ -417,7 +438,20 @@ class Solution:
 
     def to_data(self) -> dict[str, Any]:
         """The result as the contract's JSON-ready mapping (:mod:`symgame.export.contract`; a copy: changing it
-        leaves the solution as it is)."""
+        leaves the solution as it is).
+
+        Returns
+        -------
+        dict
+            ``game``, ``kind``, ``engine``, ``players``, ``parameters``, ``equilibria``, ``pieces``,
+            ``selection``, ``complete``, ``certificate``, ``notes``, ``detail``.
+
+        Examples
+        --------
+        >>> data = solve(normal_form([[1, -1], [-1, 1]], zero_sum=True)).to_data()
+        >>> data["engine"]["name"], data["equilibria"][0]["strategies"], data["pieces"][0]["value"]
+        ('parametric support enumeration', {'Row': {'a1': '1/2', 'a2': '1/2'}, 'Col': {'a1': '1/2', 'a2': '1/2'}}, '0')
+        """
         import copy
 
         return copy.deepcopy(self._contract)
@@ -436,8 +470,24 @@ class Solution:
 
     @classmethod
     def from_json(cls, source: str | Path) -> Solution:
-        """A result read back from :meth:`to_json`'s text or a file holding it (checked against the contract;
-        a :class:`~symgame.errors.StoreError`, an :class:`InputError`, in one line when it does not fit).
+        """A result read back from :meth:`to_json`'s text or a file holding it, checked against the contract.
+
+        Parameters
+        ----------
+        source : str or Path
+            JSON text (it starts with ``{``) or a file path (read with a size cap; never executed).
+
+        Returns
+        -------
+        Solution
+            Without the engine's live objects: renderers and :meth:`to_data` work, :attr:`pdl` and the other
+            analysis properties raise :class:`InputError`.
+
+        Raises
+        ------
+        InputError
+            Not JSON, or (a :class:`~symgame.errors.StoreError`) not a result of this contract, in one line naming
+            the place.
 
         Examples
         --------
@@ -494,7 +544,13 @@ class Solution:
 
     def render_text(self) -> str:
         """The decision list as text, and when the game has more equilibria than the list shows, how many and
-        how to list them.
+        how to list them. Any other result is rendered from its contract
+        (:func:`symgame.export.contract.render_text`): a header with the number of equilibria, completeness and
+        certificate, then each piece and its equilibria.
+
+        Returns
+        -------
+        str
 
         Examples
         --------
@@ -503,9 +559,6 @@ class Solution:
         >>> print(solve(stag_hunt).render_text())
         Always: Ann plays Hare; Bob plays Hare
         (3 equilibria; the one shown is the default choice -- pure first --; `symgame solve FILE --select all` or solve(game, select="all") lists every one)
-
-        Any other result is rendered from its contract (:func:`symgame.export.contract.render_text`): a header
-        with the number of equilibria, completeness and certificate, then each piece and its equilibria.
         """
         if self.analysis is None:
             from .export.contract import render_text
@@ -532,7 +585,22 @@ class Solution:
                 f"{listing} valid in each region)")
 
     def render_all(self) -> str:
-        """Text of :attr:`all_equilibria`: for each region, every equilibrium valid there."""
+        """Text of :attr:`all_equilibria`: for each region, every equilibrium valid there (any other result: its
+        :meth:`render_text`, which lists every equilibrium per piece already).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> stag_hunt = normal_form(([[4, 0], [3, 3]], [[4, 3], [0, 3]]))
+        >>> print(solve(stag_hunt, select="all").render_all())
+        Always: 3 equilibria
+          - Row plays a1; Col plays a1
+          - Row plays a2; Col plays a2
+          - Row plays {a1: 3/4, a2: 1/4}; Col plays {a1: 3/4, a2: 1/4}
+        """
         from .export.documents import render_all_equilibria
 
         if self.analysis is None:
@@ -540,7 +608,31 @@ class Solution:
         return render_all_equilibria(self.analysis.derivation)
 
     def evaluate(self, point: Mapping[str, Any] | None = None, **values: Any) -> Choice:
-        """The exact profile the PDL prescribes at a rational parameter point (``evaluate(t=1)``)."""
+        """The exact profile the PDL prescribes at a rational parameter point (``evaluate(t=1)``).
+
+        Parameters
+        ----------
+        point : mapping, optional
+            A value for every parameter (rationals, or text the restricted parser reads).
+        **values
+            The same as keywords.
+
+        Returns
+        -------
+        Choice
+            The rule that fires and its exact strategies.
+
+        Raises
+        ------
+        InputError
+            A missing or unknown parameter, a point outside the domain, or a result without a decision list.
+
+        Examples
+        --------
+        >>> sol = solve(normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True))
+        >>> sol.evaluate(a="1/3").strategies[0]
+        (Fraction(3, 4), Fraction(1, 4))
+        """
         self._full("evaluate")
         chosen = _point(point, values)
         names = set(self.game.domain.names)
@@ -563,14 +655,39 @@ class Solution:
 
     def to_json(self) -> str:
         """The result as JSON in the one contract of every engine (schema ``symgame/export/solution.schema.json``,
-        :mod:`symgame.export.contract`; the engine's own record under ``detail``), byte-deterministic."""
+        :mod:`symgame.export.contract`; the engine's own record under ``detail``), byte-deterministic.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> text = solve("examples/kuhn_bet.yaml").to_json()
+        >>> Solution.from_json(text).to_json() == text
+        True
+        """
         from .export.documents import dumps
 
         return dumps(self._contract)
 
     def to_markdown(self) -> str:
         """A Markdown summary: for the parametric normal-form engine its full summary (decision list,
-        verification, errata), for any other result the contract's pieces and equilibria."""
+        verification, errata), for any other result the contract's pieces and equilibria (names escaped).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(solve("examples/pennies.yaml").to_markdown())
+        **pennies** (atlas): 1 equilibrium family, complete, certificate proved
+        <BLANKLINE>
+        - when `1 <= P`:
+          - F1: x = 2/(P + 3), y = 2/(P + 3)
+        <BLANKLINE>
+        """
         from .export.documents import summary_markdown
 
         if self.analysis is None:
@@ -581,7 +698,18 @@ class Solution:
 
     def to_latex(self) -> str:
         """A LaTeX document: the cheat sheet of the decision list, or for any other result its pieces and
-        equilibria with every exact value typeset (:func:`symgame.export.contract.render_latex`)."""
+        equilibria with every exact value typeset (:func:`symgame.export.contract.render_latex`).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> tex = solve("examples/pennies.yaml").to_latex()
+        >>> tex.startswith("\\\\documentclass") and "\\\\frac{2}{P + 3}" in tex
+        True
+        """
         from .export.latex import cheatsheet_tex
         from .export.pipeline import rule_values, verification_sentence
 
@@ -630,6 +758,22 @@ class Solution:
     def check(self, claimed: PDL, timeout_ms: int = 30_000) -> PublishedCheck:
         """Check a claimed PDL (yours, or a paper's) against this game and the derived list.
 
+        Parameters
+        ----------
+        claimed : PDL
+            From :func:`load_pdl`.
+        timeout_ms : int
+            Budget of each z3 query.
+
+        Returns
+        -------
+        PublishedCheck
+
+        Raises
+        ------
+        InputError
+            A list for other players, or a result without a decision list.
+
         Returns the certificate that the claim gives an equilibrium wherever each of its rules fires
         (z3, whole domain), whether it prescribes the same profiles as the derived PDL, and, when it
         is refuted, the first exact counterexample among the rational sample points and the points
@@ -658,7 +802,31 @@ class Solution:
         return PublishedCheck(claimed, certificate, agreement, counterexample)
 
     def write(self, directory: str | Path, pdf: bool = False):
-        """Write result.json, summary.md, errata.md, cheatsheet.tex (and the PDF, regions.png) to ``directory``."""
+        """Write result.json, summary.md, errata.md, cheatsheet.tex (and the PDF, regions.png) to ``directory``
+        (parametric normal form; every other result: :meth:`to_json` and the renderers).
+
+        Parameters
+        ----------
+        directory : str or Path
+        pdf : bool
+            Also compile the cheat sheet (needs LaTeX).
+
+        Returns
+        -------
+        ExportResult
+
+        Raises
+        ------
+        InputError
+            A result without a decision list; an output that cannot be written.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> sol = solve(normal_form([[1, -1], [-1, 1]], zero_sum=True))
+        >>> sorted(p.name for p in sol.write(tempfile.mkdtemp()).files)[:2]
+        ['cheatsheet.tex', 'errata.md']
+        """
         from .export.pipeline import write_outputs
 
         return write_outputs(self._full("write"), Path(directory), pdf=pdf)
@@ -671,6 +839,29 @@ def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PD
     player) is in docs/formats.md, "Claimed decision lists"; names are the game's parameters and
     players. Problems raise :class:`~symgame.errors.InputError` with one line naming the place.
     Check the claim with :meth:`Solution.check`.
+
+    Parameters
+    ----------
+    source : str, Path or mapping
+        A YAML/JSON file, or its content already parsed.
+    game : NormalFormGame
+        The game whose players and parameters the list names.
+
+    Returns
+    -------
+    PDL
+
+    Raises
+    ------
+    InputError
+        One line naming the place of the first problem.
+
+    Examples
+    --------
+    >>> game = normal_form([["a", "0"], ["0", "1"]], parameters={"a": "(0, oo)"}, zero_sum=True)
+    >>> claim = load_pdl({"rules": [{"play": {"Row": ["1/2", "1/2"], "Col": ["1/2", "1/2"]}}]}, game)
+    >>> print(claim.render_text())
+    Always: Row plays {a1: 1/2, a2: 1/2}; Col plays {a1: 1/2, a2: 1/2}
     """
     from .model.pdlfile import load_pdl as load_file
     from .model.pdlfile import pdl_from_data
@@ -765,10 +956,8 @@ def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed:
     ['atlas', 'parametric sequence-form LP', 'parametric support enumeration']
     >>> print(solve("examples/pennies.yaml").render_text())
     pennies: 1 equilibrium family (complete; certificate proved)
-    If P == 1:
-        F1: y = 2/(P + 3), x = 2/(P + 3)  (payoffs (P - 1)/(P + 3), -(P - 1)/(P + 3))
-    Else if 1 < P:
-        F1: y = 2/(P + 3), x = 2/(P + 3)  (payoffs (P - 1)/(P + 3), -(P - 1)/(P + 3))
+    If 1 <= P:
+        F1: x = 2/(P + 3), y = 2/(P + 3)  (payoffs (P - 1)/(P + 3), -(P - 1)/(P + 3))
     """
     if isinstance(game, (str, os.PathLike)) and not isinstance(game, bytes):
         path = Path(game)
@@ -1049,6 +1238,25 @@ def all_equilibria(game: NormalFormGame | StrategicGame, point: Mapping[str, Any
     number of players) gives an :class:`~symgame.engine.enumpoly.EnumPolyResult`: the isolated equilibria
     with exact algebraic probabilities and the families of positive dimension
     (:mod:`symgame.engine.enumpoly`).
+
+    Parameters
+    ----------
+    game : NormalFormGame or StrategicGame
+    point : mapping, optional
+        A value for every parameter (rationals, or text the restricted parser reads); keywords work too.
+    **values
+        Parameter values as keywords (``t=2``).
+
+    Returns
+    -------
+    EquilibriumSet or EnumPolyResult
+
+    Raises
+    ------
+    InputError
+        Another kind of game, a point missing a parameter or outside the domain.
+    LimitError
+        More candidate bases or supports than the documented limits.
 
     Examples
     --------
@@ -1360,6 +1568,29 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
     :class:`~symgame.errors.LimitError`; ``timeout`` seconds of wall time (main thread only) raise
     :class:`~symgame.errors.TimeLimitError` and end the workers.
 
+    Parameters
+    ----------
+    game : PolynomialGame or NormalFormGame
+        A game with exactly one parameter.
+    workers : int or None
+        Processes (1: serial; ``None``: every core).
+    budget : int
+        The largest case space accepted.
+    timeout : float, optional
+        Seconds of wall time.
+
+    Returns
+    -------
+    Atlas
+        The families (:class:`~symgame.engine.atlas.Atlas`); :func:`solve` wraps it in the result contract.
+
+    Raises
+    ------
+    InputError
+        Not a polynomial game, bad arguments, or a case space above ``budget``.
+    TimeLimitError
+        ``timeout`` passed first.
+
     Examples
     --------
     >>> pennies = load("examples/pennies.yaml")         # x = y = 2/(P + 3) by hand
@@ -1407,6 +1638,25 @@ def stability(game: PolynomialGame, *, rates: dict | None = None, scale: object 
     with exact endpoints, each ``asymptotically stable``, ``unstable`` or ``centre`` (with the dimension of the
     oscillatory part), and whether that is proved.
 
+    Parameters
+    ----------
+    game : PolynomialGame
+    rates : dict, optional
+        The rate ``k_x`` of each variable (default 1).
+    scale : rational
+        A common factor of the rates.
+    workers : int or None
+        Processes for the atlas.
+
+    Returns
+    -------
+    StabilityAnalysis
+
+    Raises
+    ------
+    InputError
+        As :func:`atlas`, or rates that are not positive.
+
     Examples
     --------
     >>> result = stability(load("examples/pennies.yaml"))
@@ -1425,6 +1675,29 @@ def dynamics(game: PolynomialGame, start: "dict[str, float] | None" = None, *, a
     rest point (see ``symgame dynamics``). Floats: this is a numeric integration (scipy's DOP853).
 
     Returns a :class:`~symgame.numeric.dynamics.LongRun` (kind, Lyapunov exponent, profit rates, final point).
+
+    Parameters
+    ----------
+    game : PolynomialGame
+    start : dict, optional
+        The starting value of each variable (default 1/2).
+    at : rational, optional
+        The parameter's value (games with a parameter).
+    until : float
+        The end of the integration.
+    rates : dict, optional
+        The rate of each variable.
+    scale : float
+        A common factor of the rates.
+
+    Returns
+    -------
+    LongRun
+
+    Raises
+    ------
+    InputError
+        Not a polynomial game, or values the integration cannot use.
 
     Examples
     --------
@@ -1453,6 +1726,22 @@ def tree_solve(source: "str | Path | Any"):
     ``source`` is a YAML/JSON tree file (see docs/formats.md, "Game trees with parameters") or a
     :class:`~symgame.model.treefile.TreeFile`. Returns a
     :class:`~symgame.engine.parametric_lp.ParametricTreeSolution` whose ``checks`` hold the point checks.
+
+    Parameters
+    ----------
+    source : str, Path or TreeFile
+        A YAML/JSON tree file, or a tree already read.
+
+    Returns
+    -------
+    ParametricTreeSolution or ParametricRegions
+
+    Raises
+    ------
+    InputError
+        A file that cannot be read, not two players, not constant-sum, or more than two parameters.
+    NoResultError
+        A piece or region that fails its independent check.
 
     Examples
     --------

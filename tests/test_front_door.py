@@ -131,9 +131,12 @@ def test_the_atlas_contract_lists_the_atlas_families(solutions):
     assert [set(e["variables"]) for e in solution.equilibria] == [{x for x, _ in f.members[0].branch.values}
                                                                    for f in atlas.families]
     assert solution.complete == "complete"
-    # every piece of the parameter's domain lists the families the atlas says coexist there
-    assert [p["equilibria"] for p in solution.pieces] == [c["families"] for c in solution.to_data()["detail"]["coexistence"]
-                                                          if c["families"] or not c["point"]]
+    # every stretch of the domain where the atlas says a set of families coexists is one piece (neighbours with
+    # the same families merged), in order
+    cells = [c["families"] for c in detail["coexistence"] if c["families"] or not c["point"]]
+    merged = [f for k, f in enumerate(cells) if k == 0 or f != cells[k - 1]]
+    assert [p["equilibria"] for p in solution.pieces] == merged
+    assert [p["when"] for p in solution.pieces][:2] == [["1/2 <= t", "t < 1"], ["t == 1"]]
 
 
 def test_normal_form_pieces_select_a_listed_branch_and_select_all_lists_each_piece():

@@ -303,7 +303,7 @@ def from_atlas(data: Mapping[str, Any], unsolved: int, all_proved: bool, numeric
                            "status": "proved" if all(c.get("every_profile_is_equilibrium") == "proved"
                                                      for m in f["members"] for c in m["certificates"])
                            else "undecided"})
-    pieces = []
+    spans: list[list[Any]] = []            # [lower, lower closed, upper, upper closed, families], in order
     domain = data["parameter"]["domain"]
     open_ends = {domain[1:-1].split(",")[0].strip() if domain.startswith("(") else None,
                  domain[1:-1].split(",")[-1].strip() if domain.endswith(")") else None} - {None}
@@ -311,12 +311,20 @@ def from_atlas(data: Mapping[str, Any], unsolved: int, all_proved: bool, numeric
         low = _endpoint_text(c["lower"])
         if c["point"] and not c["families"] and low in open_ends:
             continue                          # an open end of the domain: not part of the game
-        if c["point"]:
+        span = [low, True, low, True, list(c["families"])] if c["point"] else \
+            [low, False, _endpoint_text(c["upper"]) if c["upper"] else None, False, list(c["families"])]
+        if spans and spans[-1][4] == span[4] and spans[-1][2] == span[0]:   # the same families on both sides
+            spans[-1][2:4] = span[2:4]
+        else:
+            spans.append(span)
+    pieces = []
+    for low, low_closed, high, high_closed, families in spans:
+        if low == high:
             when = [f"{name} == {low}"]
         else:
-            when = [f"{low} < {name}"] + ([f"{name} < {_endpoint_text(c['upper'])}"] if c["upper"] else [])
-        pieces.append({"when": when, "readable": " and ".join(when), "equilibria": list(c["families"]),
-                       "selected": None})
+            when = [f"{low} {'<=' if low_closed else '<'} {name}"] + \
+                ([f"{name} {'<=' if high_closed else '<'} {high}"] if high is not None else [])
+        pieces.append({"when": when, "readable": " and ".join(when), "equilibria": families, "selected": None})
     meanings = data.get("variables") or {}     # chain variables: P(action | not the earlier ones)
     complete = ("complete", "the case split covers every support of every player; each case solved or refuted "
                 "exactly") if not unsolved else ("not complete", f"{unsolved} cases unsolved")
@@ -450,14 +458,18 @@ def _orders(data: Mapping[str, Any]) -> tuple[list[str], dict[Any, list[str]]]:
     return players, sets
 
 
+def _count(data: Mapping[str, Any]) -> str:
+    count = len(data["equilibria"])
+    if data["kind"] == "polynomial game":
+        return f"{count} equilibrium famil{'y' if count == 1 else 'ies'}"
+    return f"{count} equilibri{'um' if count == 1 else 'a'}"
+
+
 def render_text(data: Mapping[str, Any]) -> str:
     """Plain text of any result: a header (how many equilibria, completeness, certificate), then each piece
     with the equilibria valid there, the selected one first."""
-    count = len(data["equilibria"])
     status = data["complete"]["status"]
-    what = (f"equilibrium famil{'y' if count == 1 else 'ies'}" if data["kind"] == "polynomial game"
-            else f"equilibri{'um' if count == 1 else 'a'}")
-    head = (f"{data['game']}: {count} {what}"
+    head = (f"{data['game']}: {_count(data)}"
             + f" ({status}{'' if status != 'generic' else ' where nondegenerate'}; certificate "
             f"{data['certificate']['status']})")
     lines = [head]
@@ -497,7 +509,7 @@ def render_markdown(data: Mapping[str, Any]) -> str:
     from ..model.markup import markdown_text
 
     lines = [f"**{markdown_text(data['game'])}** ({markdown_text(data['engine']['name'])}): "
-             f"{len(data['equilibria'])} equilibria, {data['complete']['status']}, certificate "
+             f"{_count(data)}, {data['complete']['status']}, certificate "
              f"{data['certificate']['status']}", ""]
     by_id = {e["id"]: e for e in data["equilibria"]}
     players, sets = _orders(data)
