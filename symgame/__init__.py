@@ -18,9 +18,9 @@ parameter), :func:`stability` and :func:`dynamics` (learning dynamics of a polyn
 """
 from ._version import __version__
 from .api import Solution, all_equilibria, atlas, dynamics, load, load_pdl, normal_form, solve, stability, tree_solve
-from .errors import InputError, LimitError, NoResultError, SymgameError
+from .errors import InputError, LimitError, MissingDependencyError, NoResultError, SymgameError
 
 __all__ = ["__version__", "normal_form", "load", "load_pdl", "solve", "all_equilibria", "Solution", "atlas", "tree_solve",
            "stability", "dynamics",
            "SymgameError", "InputError",
-           "NoResultError", "LimitError"]
+           "NoResultError", "LimitError", "MissingDependencyError"]

@@ -38,5 +38,31 @@ class StoreError(InputError):
     """
 
 
+class MissingDependencyError(SymgameError, ImportError):
+    """An optional library that a feature needs is not installed (the message names the extra to install:
+    ``pip install 'symgame[export]'`` for plots and LaTeX, ``'symgame[dask]'`` for a cluster)."""
+
+
+def optional_import(module: str, feature: str, extra: str = "export"):
+    """``importlib.import_module(module)``, or a :class:`MissingDependencyError` in one line naming ``feature``
+    and the extra that brings the module.
+
+    Examples
+    --------
+    >>> optional_import("json", "anything").__name__
+    'json'
+    >>> optional_import("no_such_module_here", "plots")
+    Traceback (most recent call last):
+    ...
+    symgame.errors.MissingDependencyError: plots need no_such_module_here: pip install 'symgame[export]'
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingDependencyError(f"{feature} need {module.split('.')[0]}: pip install 'symgame[{extra}]'") from None
+
+
 class TimeLimitError(NoResultError):
     """A computation stopped at a wall-clock limit the user set (``--timeout``); nothing was written."""

@@ -220,3 +220,32 @@ def test_the_command_line_is_the_api(tmp_path, capsys):
     out = tmp_path / "r.json"
     assert main(["solve", "examples/kuhn_bet.yaml", "--json", "-o", str(out)]) == 0
     assert Solution.from_json(out).engine == "parametric sequence-form LP"
+
+
+def test_solving_needs_neither_matplotlib_nor_jinja2(tmp_path):
+    """Plots and LaTeX are the extra `symgame[export]`: without them a game is solved, rendered as text, JSON and
+    generic LaTeX; a cheat sheet asks for the extra in one line (exit 2 on the command line)."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+sys.modules["jinja2"] = None
+sys.modules["matplotlib"] = None
+import symgame
+from symgame.cli import main
+game = symgame.normal_form([[1, -1], [-1, 1]], zero_sum=True)
+solution = symgame.solve(game, sample_points=2)
+print(solution.render_text())
+assert symgame.Solution.from_json(solution.to_json()).to_latex().startswith("\\\\documentclass")
+try:
+    solution.to_latex()
+except symgame.MissingDependencyError as exc:
+    print("refused:", exc)
+sys.exit(main(["solve", "examples/rps_variant.yaml", "--latex"]))
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout.splitlines()[0] == "Always: Row plays {a1: 1/2, a2: 1/2}; Col plays {a1: 1/2, a2: 1/2}"
+    assert "refused: LaTeX cheat sheets need jinja2: pip install 'symgame[export]'" in proc.stdout
+    assert proc.stderr.strip() == "symgame solve: LaTeX cheat sheets need jinja2: pip install 'symgame[export]'"

@@ -22,7 +22,7 @@ from ..verify.atlascheck import AtlasPoint
 from ..verify.atlasreport import AtlasAnalysis, decision_word
 from ..verify.printed import family_point_value
 from .documents import dumps, markdown_text
-from .latex import _ENV, PdfResult, compile_pdf, escape
+from .latex import PdfResult, _env, compile_pdf, escape
 from .plots import pyplot, save_png
 
 APPROX_DIGITS = 6
@@ -469,7 +469,7 @@ def cheatsheet_tex(analysis: AtlasAnalysis, title: str, source: str) -> str:
             cond = f"{sp.latex(c.lower.value)} < {sp.latex(P)} < {sp.latex(c.upper.value)}"
         rules.append({"condition": cond, "families": ", ".join(c.families)})
     proved = sum(c.proved for c in analysis.certificates)
-    return _ENV.get_template("atlas_cheatsheet.tex.j2").render(
+    return _env().get_template("atlas_cheatsheet.tex.j2").render(
         title=escape(title), source=escape(source), version=__version__, rules=rules, families=families,
         parameter=sp.latex(P), verification=escape(
             f"every family certified by z3 on its whole range ({proved}/{len(analysis.certificates)} member "

@@ -310,7 +310,9 @@ def render_markdown(template: str, **context: Any) -> str:
     """Render one of the package's Markdown templates (``templates/*.md.j2``, standard jinja2 syntax)."""
     global _MARKDOWN
     if _MARKDOWN is None:
-        import jinja2
+        from ..errors import optional_import
+
+        jinja2 = optional_import("jinja2", "Markdown summaries")
 
         _MARKDOWN = jinja2.Environment(loader=jinja2.PackageLoader("symgame.export", "templates"),
                                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,

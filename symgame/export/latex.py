@@ -1,6 +1,7 @@
 """LaTeX cheat sheets (jinja2 template) and their compilation with pdflatex."""
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -8,19 +9,26 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
 import sympy as sp
 
 from .._version import __version__
+from ..errors import optional_import
 from ..model.pdl import PDL
 
-_ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("symgame.export", "templates"),
-    block_start_string="((*", block_end_string="*))",
-    variable_start_string="<<", variable_end_string=">>",
-    comment_start_string="((#", comment_end_string="#))",
-    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
-)
+
+@functools.lru_cache(maxsize=1)
+def _env():
+    """The templates' jinja2 environment (Jinja2 is an optional dependency: ``symgame[export]``)."""
+    jinja2 = optional_import("jinja2", "LaTeX cheat sheets")
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("symgame.export", "templates"),
+        block_start_string="((*", block_end_string="*))",
+        variable_start_string="<<", variable_end_string=">>",
+        comment_start_string="((#", comment_end_string="#))",
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
+    )
+
+
 _SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
              "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
 
@@ -55,7 +63,7 @@ def escape(text: str) -> str:
 
 def render(template: str, **context) -> str:
     """Render one of the package's LaTeX templates (``((* *))`` blocks, ``<< >>`` variables)."""
-    return _ENV.get_template(template).render(version=__version__, **context)
+    return _env().get_template(template).render(version=__version__, **context)
 
 
 def rule_lines(pdl: PDL, rule) -> list[str]:
@@ -86,7 +94,7 @@ def cheatsheet_tex(title: str, source: str, pdl: PDL, verification: str,
                        for p in pdl.domain.parameters)
     for atom in pdl.domain.assumptions:
         params += f"; ${atom.latex()}$"
-    return _ENV.get_template("cheatsheet.tex.j2").render(
+    return _env().get_template("cheatsheet.tex.j2").render(
         title=escape(title), source=escape(source), version=__version__, parameters=params,
         rules=rules, verification=escape(verification))
 

@@ -25,8 +25,9 @@ def pyplot() -> Any:
     import os
     import sys
 
-    import matplotlib
+    from ..errors import optional_import
 
+    matplotlib = optional_import("matplotlib", "plots")
     chosen = getattr(matplotlib.rcParams, "_get_backend_or_none", lambda: None)()
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND") and chosen is None:
         matplotlib.use("Agg")
