@@ -40,7 +40,7 @@ if TYPE_CHECKING:      # heavy modules are imported where they are used, so `imp
     from .model.pdl import PDL, Choice
     from .model.polygame import PolynomialGame
 
-__all__ = ["normal_form", "load", "load_pdl", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json",
+__all__ = ["normal_form", "load", "load_pdl", "examples", "solve", "Solution", "atlas", "all_equilibria", "equilibria_json",
            "tree_equilibria_json", "strategic_equilibria_json", "tree_value_json"]
 
 
@@ -288,6 +288,26 @@ def _game_from_document(data: Any, source: str) -> Any:
             or (isinstance(data, dict) and "root" in data) or is_nplayer_data(data):
         return polynomial_game_from_data(data, source)
     return game_from_data(data, source)
+
+
+def examples() -> dict[str, Path]:
+    """The example games shipped inside the package (so they are there in a wheel as in the repository).
+
+    Returns
+    -------
+    dict
+        Name (the file's stem) -> path of the YAML file, sorted by name.
+
+    Examples
+    --------
+    >>> found = examples()
+    >>> sorted(found)[:3], found["pennies"].name
+    (['battle_weight', 'billingham', 'kuhn_ante_bet'], 'pennies.yaml')
+    >>> solve(found["pennies"]).engine
+    'atlas'
+    """
+    folder = Path(__file__).resolve().parent / "examples"
+    return {path.stem: path for path in sorted(folder.glob("*.yaml"))}
 
 
 def _point(point: Mapping[str, Any] | None, values: Mapping[str, Any]) -> dict[str, Fraction]:

@@ -290,10 +290,22 @@ def _where(args: argparse.Namespace) -> str:
 
 
 def cmd_list() -> int:
-    from ._studies import load
+    """``symgame list``: the example games shipped with the package, then the paper studies when the source
+    repository is there."""
+    from ._studies import StudiesNotFound, load
+    from .api import examples
 
-    for name, (title, source, outputs) in load().CATALOGUE.items():
-        print(f"{name:14s} {title}  [{source}]  outputs: {', '.join(outputs)}")
+    print("example games (symgame solve PATH):")
+    for name, path in examples().items():
+        print(f"  {name:20s} {path}")
+    try:
+        catalogue = load().CATALOGUE
+    except StudiesNotFound:
+        print("paper studies (symgame derive GAME): in the source repository's derivations/ folder")
+        return 0
+    print("paper studies (symgame derive GAME):")
+    for name, (title, source, outputs) in catalogue.items():
+        print(f"  {name:14s} {title}  [{source}]  outputs: {', '.join(outputs)}")
     return 0
 
 

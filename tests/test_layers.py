@@ -89,9 +89,13 @@ def test_a_missing_derivations_folder_is_one_line_and_exit_2(tmp_path, monkeypat
     for name in [m for m in sys.modules if m == "derivations" or m.startswith("derivations.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(PACKAGE.parent))])
-    assert main(["list"]) == 2
+    assert main(["derive", "kuhn"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "derivations/ folder" in err
+    # without the repository (an installed wheel) `symgame list` still lists the packaged examples
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "  pennies" in out and "in the source repository's derivations/ folder" in out
 
 
 def test_the_command_line_starts_without_the_heavy_libraries():
