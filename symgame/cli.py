@@ -28,6 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="symgame", description="Symbolic equilibria of parametrized games.")
     parser.add_argument("--version", action="version", version=f"symgame {__version__}")
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress or file lists on the terminal (results and errors only)")
+    talk.add_argument("-v", "--verbose", action="store_true",
+                      help="also say on standard error which engine answered, how it was checked, and how long it took")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the games of the library")
     derive = sub.add_parser("derive", help="derive, verify and export a library game")
@@ -50,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     kuhn.add_argument("--json", action="store_true", help="print JSON")
     solve = sub.add_parser("solve", help="solve any game file (.nfg, .efg, YAML, JSON): the engine follows from "
                                          "the game (symgame.solve)")
-    solve.add_argument("file", type=Path)
+    solve.add_argument("file", type=Path, help="the game file, or - for standard input (Gambit .nfg/.efg by their "
+                                               "first word, else YAML or JSON)")
     fmt = solve.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the JSON result")
     fmt.add_argument("--latex", action="store_true", help="print a LaTeX cheat sheet")
@@ -335,9 +341,10 @@ def cmd_derive(args: argparse.Namespace) -> int:
     for name in names:
         try:
             for written in run.derive(name, args.out, pdf=not args.no_pdf, recompute=args.recompute,
-                                      progress=_progress(name)):
+                                      progress=None if args.quiet else _progress(name)):
                 pdf = f"; pdf: {written.pdf}" if written.pdf is not None else ""
-                print(f"{written.directory}: wrote {written.files} files{pdf}")
+                if not args.quiet:
+                    print(f"{written.directory}: wrote {written.files} files{pdf}")
                 if written.pdf_failed:
                     status = EXIT_NO_RESULT
         except StoreError as exc:
@@ -576,18 +583,26 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     """``symgame solve FILE``: :func:`symgame.solve` on the file (the engine follows from the game) and one of
     :class:`symgame.Solution`'s renderers. Exit 3 when the result is not certified."""
+    import tempfile
+    import time
+
     from .api import solve
     from .errors import InputError, NoResultError
 
-    try:
-        solution = solve(args.file, select=args.select, every=args.all, strict=args.strict,
-                         workers=getattr(args, "workers", 1))
-    except NoResultError as exc:
-        print(f"symgame: {_located(exc, args.file)}", file=sys.stderr)
-        return EXIT_NO_RESULT
-    except InputError as exc:
-        print(f"symgame: {_located(exc, args.file)}", file=sys.stderr)
-        return EXIT_INPUT
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="symgame-stdin-") as folder:
+        file, shown = args.file, str(args.file)
+        try:
+            if shown == "-":
+                file, shown = _stdin_file(Path(folder)), "<stdin>"
+            solution = solve(file, source=shown, select=args.select, every=args.all, strict=args.strict,
+                             workers=getattr(args, "workers", 1))
+        except NoResultError as exc:
+            print(f"symgame: {_located(exc, file, shown)}", file=sys.stderr)
+            return EXIT_NO_RESULT
+        except InputError as exc:
+            print(f"symgame: {_located(exc, file, shown)}", file=sys.stderr)
+            return EXIT_INPUT
     if args.json:
         sys.stdout.write(solution.to_json())
     elif args.latex:
@@ -598,13 +613,34 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(solution.render_all())
     else:
         print(solution.render_text())
+    if getattr(args, "verbose", False):
+        data = solution.to_data()
+        print(f"symgame solve: {shown}: engine {data['engine']['name']} ({data['engine']['method']}); "
+              f"{data['complete']['status']}; certificate {data['certificate']['status']} "
+              f"({data['certificate']['method']}); {time.perf_counter() - start:.2f} s", file=sys.stderr)
     return 0 if solution.certified else EXIT_NO_RESULT
 
 
-def _located(exc: Exception, file: Path) -> str:
-    """The error's line, with the file in front unless the message already names it."""
-    text = str(exc)
-    return text if str(file) in text else f"{file}: {text}"
+def _located(exc: Exception, file: Path, shown: str) -> str:
+    """The error's line, naming the file as the user gave it (``<stdin>`` for ``-``) in front unless the message
+    already names it."""
+    text = str(exc).replace(str(file), shown)
+    return text if shown in text else f"{shown}: {text}"
+
+
+def _stdin_file(folder: Path) -> Path:
+    """Standard input (at most the game files' size cap) as a file in ``folder`` named by its format: a Gambit
+    ``.nfg``/``.efg`` by its first word, anything else YAML (which reads JSON too)."""
+    from .errors import InputError
+    from .model.gamefile import MAX_FILE_BYTES
+    from .model.store import write_atomic
+
+    raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if sys.stdin is not None else b""
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"standard input larger than {MAX_FILE_BYTES} bytes")
+    head = raw.lstrip()[:3].upper()
+    suffix = {b"NFG": ".nfg", b"EFG": ".efg"}.get(head, ".yaml")
+    return write_atomic(folder / f"stdin{suffix}", raw)
 
 
 MAX_GUTS_MESH = 1001

@@ -249,3 +249,37 @@ sys.exit(main(["solve", "examples/rps_variant.yaml", "--latex"]))
     assert proc.stdout.splitlines()[0] == "Always: Row plays {a1: 1/2, a2: 1/2}; Col plays {a1: 1/2, a2: 1/2}"
     assert "refused: LaTeX cheat sheets need jinja2: pip install 'symgame[export]'" in proc.stdout
     assert proc.stderr.strip() == "symgame solve: LaTeX cheat sheets need jinja2: pip install 'symgame[export]'"
+
+
+@pytest.mark.parametrize("text, first", [
+    ('NFG 1 R "x" { "A" "B" } { 2 2 }\n1 -1 -1 1 -1 1 1 -1\n', "Always: A plays {1: 1/2, 2: 1/2}; B plays {1: 1/2, 2: 1/2}"),
+    (ENTRY, "entry: 1 equilibrium (not complete; certificate proved)"),
+    (json.dumps({"game": "j", "players": [{"name": "R", "actions": ["u", "d"]}, {"name": "C", "actions": ["l", "r"]}],
+                 "zero_sum": True, "payoffs": [["1", "-1"], ["-1", "1"]]}),
+     "Always: R plays {u: 1/2, d: 1/2}; C plays {l: 1/2, r: 1/2}"),
+])
+def test_standard_input_is_read_by_its_format(text, first, monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["solve", "-"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first
+
+
+def test_bad_standard_input_is_one_line_naming_stdin(monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"game: [\n")))
+    assert main(["solve", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("symgame: <stdin>: line 2") and err.count("\n") == 1 and "symgame-stdin" not in err
+
+
+def test_verbose_names_the_engine_on_standard_error_only(capsys):
+    assert main(["-v", "solve", "examples/kuhn_bet.yaml"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == symgame.solve("examples/kuhn_bet.yaml").render_text() + "\n"
+    assert captured.err.startswith("symgame solve: examples/kuhn_bet.yaml: engine parametric sequence-form LP (")
+    assert captured.err.count("\n") == 1
