@@ -1,7 +1,7 @@
-"""``python -m derivations GAME|--all [options]``: the same as ``symgame derive``."""
+"""``python -m derivations COMMAND ...``: the paper studies' command line (:mod:`derivations.cli`)."""
 import sys
 
-from symgame.cli import main
+from derivations.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main(["derive", *sys.argv[1:]]))
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """Finding the paper studies: the ``derivations/`` folder of a source checkout, beside the package.
 
-``symgame derive``, ``symgame kuhn``, ``symgame guts`` and ``symgame play guts`` run studies of published
-papers that are not part of the library; they live in the repository's ``derivations/`` folder. With an
+``symgame derive`` and ``symgame list`` run and list studies of published papers that are not part of the library;
+they live in the repository's ``derivations/`` folder (whose own commands are ``python -m derivations ...``). With an
 editable install (``pip install -e .``) it sits next to the package; otherwise it is looked for in the
 current directory and its parents.
 """

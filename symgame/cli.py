@@ -1,4 +1,4 @@
-"""Command-line interface: ``symgame list | derive | kuhn | solve | atlas | stability | dynamics | guts | play``.
+"""Command-line interface: ``symgame list | derive | solve | convert | atlas | goofspiel | stability | dynamics``.
 
 Heavy modules (sympy, scipy, z3) are imported inside the command that uses them, so that
 ``symgame --help`` and the refusal of a bad command start quickly.
@@ -28,33 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="symgame", description="Symbolic equilibria of parametrized games.")
     parser.add_argument("--version", action="version", version=f"symgame {__version__}")
-    talk = parser.add_mutually_exclusive_group()
-    talk.add_argument("-q", "--quiet", action="store_true",
-                      help="no progress or file lists on the terminal (results and errors only)")
-    talk.add_argument("-v", "--verbose", action="store_true",
-                      help="also say on standard error which engine answered, how it was checked, and how long it took")
+    add_talk_options(parser)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list the games of the library")
-    derive = sub.add_parser("derive", help="derive, verify and export a library game")
-    derive.add_argument("game", nargs="?", help="game name (see 'symgame list')")
-    derive.add_argument("--all", action="store_true", help="regenerate the outputs of every game")
-    derive.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output root (default: outputs)")
-    derive.add_argument("--no-pdf", action="store_true", help="write the .tex without running pdflatex")
-    derive.add_argument("--recompute", action="store_true",
-                        help="recompute long study parts even when their content-hashed cache is current")
-    derive.add_argument("--scores", nargs=2, type=int, metavar=("X1", "X2"),
-                        help="jeopardy only: the two players' scores (X1 > X2 >= 0)")
-    derive.add_argument("--grid", type=int, default=20, metavar="N",
-                        help="jeopardy --scores: exact check on the grid {0, 1/N, ..., 1}^2 (default 20)")
-    derive.add_argument("--status", action="store_true",
-                        help="list the cached study parts whose code changed since they were computed (no computing)")
-    derive.add_argument("--json", action="store_true",
-                        help="print the result JSON instead of writing files (with --scores)")
-    kuhn = sub.add_parser("kuhn", help="n-card Kuhn poker: certified value and an optimal strategy")
-    kuhn.add_argument("--cards", type=int, required=True, metavar="N")
-    kuhn.add_argument("--json", action="store_true", help="print JSON")
+    sub.add_parser("list", help="list the example games and the paper studies").set_defaults(func=cmd_list)
+    add_derive_parser(sub)
     solve = sub.add_parser("solve", help="solve any game file (.nfg, .efg, YAML, JSON): the engine follows from "
                                          "the game (symgame.solve)")
+    solve.set_defaults(func=cmd_solve, limited=True)
     solve.add_argument("file", type=Path, help="the game file, or - for standard input (Gambit .nfg/.efg by their "
                                                "first word, else YAML or JSON)")
     fmt = solve.add_mutually_exclusive_group()
@@ -75,9 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="which equilibrium each rule shows: default (pure first; a rule valid everywhere "
                             "first), symmetric, welfare (largest sum of payoffs), all (every equilibrium by region)")
     conv = sub.add_parser("convert", help="convert a game file: .nfg, .efg, .yaml, .json (by extension)")
+    conv.set_defaults(func=cmd_convert)
     conv.add_argument("source", type=Path)
     conv.add_argument("target", type=Path)
     goof = sub.add_parser("goofspiel", help="N-card Goofspiel (the game of pure strategy): value and first move")
+    goof.set_defaults(func=cmd_goofspiel, limited=True)
     goof.add_argument("--cards", type=int, required=True, metavar="N")
     goof.add_argument("--exact", action="store_true", help="rational arithmetic, every matrix game certified")
     goof.add_argument("--objective", choices=("amount", "win"), default="amount",
@@ -90,33 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="save each finished level in FOLDER and resume from it")
     goof.add_argument("--progress", action="store_true", help="report each level on stderr")
     _timeout_option(goof)
-    guts_cmd = sub.add_parser("guts", help="continuous Guts: 1 v N coalition games")
-    guts_sub = guts_cmd.add_subparsers(dest="guts_command", required=True)
-    coal = guts_sub.add_parser("coalition", help="player 1 against N opponents acting as one")
-    coal.add_argument("--opponents", type=int, required=True, metavar="N")
-    coal.add_argument("--mesh", type=int, default=101, metavar="M", help="thresholds 0, 1/(M-1), ..., 1 (default 101)")
-    coal.add_argument("--pseudo-bloc", action="store_true",
-                      help="restrict the coalition to bloc and pseudo-bloc strategies (default: every multiset)")
-    coal.add_argument("--weenie", action="store_true", help="the Weenie rule (Appendix B)")
-    coal.add_argument("--json", action="store_true", help="print JSON")
-    team = guts_sub.add_parser("team", help="a team of m players against a team of k (section 5, e.g. 2 v 2)")
-    team.add_argument("--team", type=int, default=2, metavar="m", help="size of the row team (default 2)")
-    team.add_argument("--opponents", type=int, default=2, metavar="k", help="size of the column team (default 2)")
-    team.add_argument("--mesh", type=int, default=21, metavar="M", help="thresholds 0, 1/(M-1), ..., 1 (default 21)")
-    team.add_argument("--weenie", action="store_true", help="the Weenie rule (Appendix B)")
-    team.add_argument("--json", action="store_true", help="print JSON")
-    play_cmd = sub.add_parser("play", help="play a game against symgame")
-    play_sub = play_cmd.add_subparsers(dest="play_game", required=True)
-    bot = play_sub.add_parser("guts", help="continuous Guts against an optimal coalition (reads h/d from stdin)")
-    bot.add_argument("--opponents", type=int, default=2, metavar="N")
-    bot.add_argument("--seed", type=int, default=0, metavar="S")
-    bot.add_argument("--games", type=int, default=5, metavar="G")
-    gbot = play_sub.add_parser("goofspiel", help="N-card Goofspiel against the optimal strategy (bids from stdin)")
-    gbot.add_argument("--cards", type=int, default=5, metavar="N")
-    gbot.add_argument("--objective", choices=("amount", "win"), default="amount")
-    gbot.add_argument("--seed", type=int, default=0, metavar="S")
-    gbot.add_argument("--games", type=int, default=1, metavar="G")
     atlas = sub.add_parser("atlas", help="every equilibrium of a one-parameter polynomial game file")
+    atlas.set_defaults(func=cmd_atlas, limited=True)
     atlas.add_argument("file", type=Path)
     atlas.add_argument("--json", action="store_true", help="print JSON")
     _timeout_option(atlas)
@@ -132,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     atlas.add_argument("--progress", action="store_true", help="report progress on stderr")
     dyn = sub.add_parser("dynamics", help="a trajectory of the gradient dynamics of a polynomial game file, or of "
                          "the replicator dynamics of a normal-form game (.nfg, YAML)")
+    dyn.set_defaults(func=cmd_dynamics, limited=True)
     dyn.add_argument("file", type=Path)
     dyn.add_argument("--at", metavar="P=VALUE", help="the parameter value (required when the game has one)")
     dyn.add_argument("--from", dest="start", metavar="x1=V,x2=V", help="initial frequencies in (0, 1) "
@@ -146,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     _timeout_option(dyn)
     stab = sub.add_parser("stability", help="stability of every equilibrium family under the gradient dynamics, "
                           "with the parameter symbolic")
+    stab.set_defaults(func=cmd_stability, limited=True)
     stab.add_argument("file", type=Path)
     stab.add_argument("--rate", action="append", default=[], metavar="x=K", help="rate k_x of one variable")
     stab.add_argument("--scale", default="1", metavar="S", help="common factor of the vector field")
@@ -157,6 +116,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_talk_options(parser: argparse.ArgumentParser) -> None:
+    """``-q/--quiet`` and ``-v/--verbose`` (also used by ``python -m derivations``)."""
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress or file lists on the terminal (results and errors only)")
+    talk.add_argument("-v", "--verbose", action="store_true",
+                      help="also say on standard error which engine answered, how it was checked, and how long it took")
+
+
+def add_derive_parser(sub: Any) -> argparse.ArgumentParser:
+    """The ``derive`` subcommand (the paper studies' catalogue; also ``python -m derivations derive``)."""
+    derive = sub.add_parser("derive", help="derive, verify and export a paper study (see 'symgame list')")
+    derive.add_argument("game", nargs="?", help="study name (see 'symgame list')")
+    derive.add_argument("--all", action="store_true", help="regenerate the outputs of every study")
+    derive.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output root (default: outputs)")
+    derive.add_argument("--no-pdf", action="store_true", help="write the .tex without running pdflatex")
+    derive.add_argument("--recompute", action="store_true",
+                        help="recompute long study parts even when their content-hashed cache is current")
+    derive.add_argument("--status", action="store_true",
+                        help="list the cached study parts whose code changed since they were computed (no computing)")
+    derive.set_defaults(func=cmd_derive)
+    return derive
+
+
 def _timeout_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
                         help="write what would go to standard output to FILE instead (atomically, never through a "
@@ -166,10 +149,13 @@ def _timeout_option(parser: argparse.ArgumentParser) -> None:
                              "(nothing is written; a checkpoint keeps what was finished)")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    """Parse ``argv`` (``sys.argv[1:]`` by default) with ``parser`` (symgame's own by default; the paper studies
+    pass theirs) and run the subcommand: one line and an exit status for every error (2 input, 3 no result,
+    4 output, 130 interrupted)."""
     import os
 
-    args = build_parser().parse_args(argv)
+    args = (parser or build_parser()).parse_args(argv)
     seconds = getattr(args, "timeout", None)
     if seconds is not None and seconds > 0 and hasattr(os, "fork") and _real_streams():
         # the command runs in a child and this process watches the clock: a native call that holds the
@@ -213,28 +199,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    """Run the subcommand's ``func`` (set by its parser), under ``--timeout``/``-o`` where the parser says
+    ``limited``, and map what it raises to one line and an exit status by the exception's type."""
     try:
-        if args.command == "list":
-            return cmd_list()
-        if args.command == "derive":
-            return cmd_derive(args)
-        if args.command == "kuhn":
-            return cmd_kuhn(args)
-        if args.command == "atlas":
-            return _limited(args, cmd_atlas)
-        if args.command == "guts":
-            return cmd_guts_team(args) if args.guts_command == "team" else cmd_guts_coalition(args)
-        if args.command == "play":
-            return cmd_play_goofspiel(args) if args.play_game == "goofspiel" else cmd_play_guts(args)
-        if args.command == "convert":
-            return cmd_convert(args)
-        if args.command == "goofspiel":
-            return _limited(args, cmd_goofspiel)
-        if args.command == "dynamics":
-            return _limited(args, cmd_dynamics)
-        if args.command == "stability":
-            return _limited(args, cmd_stability)
-        return _limited(args, cmd_solve)
+        if getattr(args, "limited", False):
+            return _limited(args, args.func)
+        return args.func(args)
     except StudiesNotFound as exc:
         print(f"symgame {args.command}: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -295,7 +265,7 @@ def _where(args: argparse.Namespace) -> str:
     return f"symgame {args.command}" + (f": {file}" if file is not None else "")
 
 
-def cmd_list() -> int:
+def cmd_list(args: argparse.Namespace | None = None) -> int:
     """``symgame list``: the example games shipped with the package, then the paper studies when the source
     repository is there."""
     from ._studies import StudiesNotFound, load
@@ -323,11 +293,6 @@ def cmd_derive(args: argparse.Namespace) -> int:
         return derive_status(args.out)
     if args.all == bool(args.game):
         print("symgame derive: give one GAME or --all", file=sys.stderr)
-        return EXIT_INPUT
-    if args.scores is not None:
-        return derive_jeopardy_scores(args)
-    if args.json:
-        print("symgame derive: --json needs --scores (library outputs are written to files)", file=sys.stderr)
         return EXIT_INPUT
     names = list(catalogue) if args.all else [args.game]
     unknown = [n for n in names if n not in catalogue]
@@ -371,95 +336,10 @@ def derive_status(root: Path) -> int:
     return 0
 
 
-MAX_JEOPARDY_SCORE = 40
-
-
 def _progress(game: str):
     def report(part: str, seconds: float) -> None:
         print(f"{game}: part {part} done ({seconds:.0f} s)", file=sys.stderr, flush=True)
     return report
-
-
-def derive_jeopardy_scores(args: argparse.Namespace) -> int:
-    """``symgame derive jeopardy --scores X1 X2 [--json]``."""
-    from ._studies import load
-    from .engine.pdl_builder import CoverageError
-    from .export.documents import analysis_json, dumps
-    from .export.pipeline import write_outputs
-    from .games.analysis import analyse
-
-    jeopardy_spec = load("ganzfried2022.seeds").jeopardy_spec
-
-    if args.game != "jeopardy":
-        print("symgame derive: --scores applies to the game 'jeopardy' only", file=sys.stderr)
-        return EXIT_INPUT
-    score1, score2 = args.scores
-    if not score1 > score2 >= 0:
-        print(f"symgame derive: scores must satisfy X1 > X2 >= 0 (got {score1} {score2})", file=sys.stderr)
-        return EXIT_INPUT
-    if score1 > MAX_JEOPARDY_SCORE:
-        print(f"symgame derive: X1 = {score1} is beyond the measured range (X1 <= {MAX_JEOPARDY_SCORE}); "
-              "express the scores in larger units", file=sys.stderr)
-        return EXIT_INPUT
-    spec = jeopardy_spec(score1, score2, grid_steps=args.grid)
-    try:
-        analysis = analyse(spec)
-    except CoverageError as exc:
-        print(f"symgame derive: jeopardy {score1} {score2}: {exc}", file=sys.stderr)
-        return EXIT_NO_RESULT
-    if args.json:
-        sys.stdout.write(dumps(analysis_json(analysis)))
-        return 0
-    result = write_outputs(analysis, args.out / spec.directory, pdf=not args.no_pdf)
-    print(f"{result.directory}: wrote {len(result.files)} files; pdf: {result.pdf.message}")
-    return 0
-
-
-MAX_KUHN_CARDS = 100_000
-
-
-def cmd_kuhn(args: argparse.Namespace) -> int:
-    """``symgame kuhn --cards N [--json]``: the corrected closed form at N, certified exactly."""
-    from ._studies import load
-    from .export.documents import dumps
-    from .games import kuhn
-
-    kuhn_pdl = load("ganzfried2022.kuhn_pdl")
-
-    if not 2 <= args.cards <= MAX_KUHN_CARDS:
-        print(f"symgame kuhn: --cards must be between 2 and {MAX_KUHN_CARDS} (got {args.cards})", file=sys.stderr)
-        return EXIT_INPUT
-    if args.cards == 2:   # the closed form starts at 3 cards; 2 cards: the LP, certified
-        solution = kuhn.solve_exactly(2)
-        value, behaviours, source = solution.value, solution.behaviours, "certified sequence-form LP solution"
-        thresholds = None
-    else:
-        pdl = kuhn_pdl.corrected_pdl(args.cards)
-        behaviours = kuhn_pdl.behaviours(pdl)
-        bounds = kuhn_pdl.exact_bounds(args.cards, *behaviours)
-        if not bounds.certified:   # never seen for n <= 100,000; reported rather than hidden
-            print(f"symgame kuhn: the closed form is not optimal at n = {args.cards} "
-                  f"(bounds {bounds.lower} < {bounds.upper})", file=sys.stderr)
-            return EXIT_NO_RESULT
-        value, source = bounds.lower, ("corrected closed-form PDL (outputs/kuhn/cheatsheet.tex) evaluated at N; "
-                                       "exact best responses on both sides give equal bounds")
-        thresholds = {name: str(getattr(pdl, name)) for name in kuhn_pdl.THRESHOLDS}
-    table = kuhn.strategy_table(args.cards, behaviours)
-    if args.json:
-        data = {"cards": args.cards, "value": str(value), "strategy": table, "strategy_source": source,
-                "certified": True}
-        if thresholds is not None:
-            data["thresholds"] = thresholds
-            formula = kuhn_pdl.value_formula()
-            data["value_formula"] = str(formula.cases()[args.cards % formula.modulus][1])
-        sys.stdout.write(dumps(data))
-    else:
-        print(f"{args.cards}-card Kuhn poker: value for A = {value} (certified; {source})")
-        for player, rules in table.items():
-            for action, probs in rules.items():
-                shown = {c: p for c, p in probs.items() if p != "0"}
-                print(f"  {player} {action}: " + (", ".join(f"{c}: {p}" for c, p in shown.items()) or "never"))
-    return 0
 
 
 def cmd_goofspiel(args: argparse.Namespace) -> int:
@@ -498,27 +378,6 @@ def cmd_goofspiel(args: argparse.Namespace) -> int:
     print("bet " + "".join(f"{c:>9d}" for c in result.first_move))
     for bet in range(1, result.cards + 1):
         print(f"{bet:3d} " + "".join(f"{float(result.first_move[c][bet]):9.4f}" for c in result.first_move))
-    return 0
-
-
-def cmd_play_goofspiel(args: argparse.Namespace) -> int:
-    """``symgame play goofspiel --cards N``: play against the optimal strategy, bids read from stdin."""
-    from .errors import InputError
-    from .games.goofspiel import play, solve
-
-    if args.games < 1:
-        print("symgame play goofspiel: --games must be positive", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        solution = solve(args.cards, objective=args.objective)
-    except InputError as exc:
-        print(f"symgame play goofspiel: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-
-    if sys.stdin is None:
-        print("symgame play goofspiel: standard input is closed (the game reads your bets from it)", file=sys.stderr)
-        return EXIT_INPUT
-    play(solution, sys.stdin, lambda text: print(text, flush=True), seed=args.seed, games=args.games)
     return 0
 
 
@@ -641,105 +500,6 @@ def _stdin_file(folder: Path) -> Path:
     head = raw.lstrip()[:3].upper()
     suffix = {b"NFG": ".nfg", b"EFG": ".efg"}.get(head, ".yaml")
     return write_atomic(folder / f"stdin{suffix}", raw)
-
-
-MAX_GUTS_MESH = 1001
-MAX_GUTS_OPPONENTS = 60
-
-
-def cmd_guts_coalition(args: argparse.Namespace) -> int:
-    """``symgame guts coalition --opponents N --mesh M [--pseudo-bloc] [--weenie] [--json]``."""
-    from ._studies import load
-    from .export.documents import dumps
-
-    coalitions = load("buck2022.coalitions")
-
-    if not 1 <= args.opponents <= MAX_GUTS_OPPONENTS or not 2 <= args.mesh <= MAX_GUTS_MESH:
-        print(f"symgame guts: need 1 <= --opponents <= {MAX_GUTS_OPPONENTS} and 2 <= --mesh <= {MAX_GUTS_MESH} "
-              f"(got {args.opponents}, {args.mesh})", file=sys.stderr)
-        return EXIT_INPUT
-    lazy = args.pseudo_bloc and args.opponents > 1 and args.mesh > coalitions.DENSE_PSEUDO_BLOC_MESH
-    try:
-        r = (coalitions.solve_fine_pseudo_bloc(args.opponents, args.mesh, args.weenie) if lazy else
-             coalitions.solve_coalition(args.opponents, args.mesh, args.weenie, pseudo_bloc=args.pseudo_bloc))
-    except InputError as exc:
-        print(f"symgame guts: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    data = {
-        "opponents": r.opponents, "mesh": r.mesh, "weenie": r.weenie, "pseudo_bloc": r.pseudo_bloc,
-        "player1_value": r.player1_value, "coalition_holds_player1_to": r.coalition_side_value,
-        "player1_certified_bounds": ([str(r.certified_lower.bound), str(r.certified_upper.bound)]
-                                     if r.certified_lower is not None else None),
-        "player1_certified_at_most": str(r.certified_upper.bound) if r.certified_upper is not None else None,
-        "player1_strategy": {f"{p:.6g}": w for p, w in sorted(r.player1_strategy.items())},
-        "coalition_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.coalition_strategy],
-        "newton_steps": r.newton_steps,
-    }
-    if args.json:
-        sys.stdout.write(dumps(data))
-    else:
-        bounds = (f"certified in [{float(r.certified_lower.bound):.10f}, {float(r.certified_upper.bound):.10f}]"
-                  if r.certified_lower is not None else
-                  f"coalition side {r.coalition_side_value:.10f}, certified <= {float(r.certified_upper.bound):.10f}; "
-                  "lazily priced, player 1's side not certified")
-        print(f"1 v {r.opponents} continuous Guts{' (Weenie rule)' if r.weenie else ''}, mesh {r.mesh}: "
-              f"player 1 forces {r.player1_value:.6f} ({bounds})")
-        print("  player 1: " + ", ".join(f"{p:.3f} w.p. {w:.3f}" for p, w in sorted(r.player1_strategy.items())))
-        for c, w in r.coalition_strategy:
-            print(f"  coalition w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))
-    return 0
-
-
-def cmd_guts_team(args: argparse.Namespace) -> int:
-    """``symgame guts team --team m --opponents k --mesh M [--weenie] [--json]``: certified m v k team game."""
-    from ._studies import load
-    from .export.documents import dumps
-
-    coalitions = load("buck2022.coalitions")
-
-    if not (1 <= args.team and 1 <= args.opponents and args.team + args.opponents <= MAX_GUTS_OPPONENTS + 1
-            and 2 <= args.mesh <= MAX_GUTS_MESH):
-        print(f"symgame guts team: need team sizes >= 1 with at most {MAX_GUTS_OPPONENTS + 1} players and "
-              f"2 <= --mesh <= {MAX_GUTS_MESH} (got {args.team}, {args.opponents}, {args.mesh})", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        r = coalitions.solve_team_game(args.team, args.opponents, args.mesh, args.weenie)
-    except InputError as exc:
-        print(f"symgame guts team: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    data = {
-        "team": r.team, "opponents": r.opponents, "mesh": r.mesh, "weenie": r.weenie,
-        "team_value": r.lower_value, "opponents_hold_team_to": r.upper_value,
-        "team_certified_bounds": [str(r.certified_lower.bound), str(r.certified_upper.bound)],
-        "team_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.row_strategy],
-        "opponents_strategy": [{"thresholds": list(c), "prob": w} for c, w in r.column_strategy],
-    }
-    if args.json:
-        sys.stdout.write(dumps(data))
-        return 0
-    print(f"{r.team} v {r.opponents} continuous Guts{' (Weenie rule)' if r.weenie else ''}, mesh {r.mesh}: the team "
-          f"forces {r.lower_value:.6f} (certified in [{float(r.certified_lower.bound):.10f}, "
-          f"{float(r.certified_upper.bound):.10f}])")
-    for name, mix in (("team", r.row_strategy), ("opponents", r.column_strategy)):
-        for c, w in mix:
-            print(f"  {name} w.p. {w:.3f}: " + ", ".join(f"{t:.3f}" for t in c))
-    return 0
-
-
-def cmd_play_guts(args: argparse.Namespace) -> int:
-    """``symgame play guts --opponents N [--seed S] [--games G]``: the interactive Guts bot."""
-    from ._studies import load
-
-    bot = load("buck2022.bot")
-
-    if not 1 <= args.opponents <= 15 or args.games < 1:
-        print("symgame play guts: need 1 <= --opponents <= 15 and --games >= 1", file=sys.stderr)
-        return EXIT_INPUT
-    if sys.stdin is None:
-        print("symgame play guts: standard input is closed (the game reads your moves from it)", file=sys.stderr)
-        return EXIT_INPUT
-    bot.play(args.opponents, args.seed, bot.lines_from(sys.stdin), lambda text: print(text, flush=True), args.games)
-    return 0
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:

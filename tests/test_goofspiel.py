@@ -8,6 +8,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from derivations.cli import main as studies
 from symgame.cli import main
 from symgame.errors import InputError
 from symgame.games.goofspiel import (
@@ -171,7 +172,7 @@ def test_play_against_the_optimal_strategy():
     results = play(solve(3), iter(["x", "9", "1", "2", "3"]), said.append, seed=1)
     assert len(results) == 1 and -6 <= results[0] <= 6
     assert sum("not a card of your hand" in line for line in said) == 2
-    assert main(["play", "goofspiel", "--cards", "0"]) == 2
+    assert studies(["play", "goofspiel", "--cards", "0"]) == 2
 
 
 def test_the_cli_prints_the_json_contract(capsys):

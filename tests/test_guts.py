@@ -102,7 +102,7 @@ def test_coalition_of_two_matches_table_1_and_the_full_game():
 
 
 def test_guts_coalition_json_contract():
-    out = subprocess.run([sys.executable, "-m", "symgame.cli", "guts", "coalition", "--opponents", "2", "--mesh",
+    out = subprocess.run([sys.executable, "-m", "derivations", "guts-coalition", "--opponents", "2", "--mesh",
                           "21", "--pseudo-bloc", "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
     data = json.loads(out.stdout)
     assert data["opponents"] == 2 and data["mesh"] == 21 and data["player1_value"] < 0
@@ -114,21 +114,21 @@ def test_guts_coalition_json_contract():
 
 
 def test_too_large_full_game_is_refused(capsys):
-    from symgame.cli import main
+    from derivations.cli import main
 
-    assert main(["guts", "coalition", "--opponents", "4", "--mesh", "101"]) == 2
+    assert main(["guts-coalition", "--opponents", "4", "--mesh", "101"]) == 2
     assert "4598126 coalition strategies" in capsys.readouterr().err
 
 
 def test_guts_team_json_and_refusal(capsys):
-    from symgame.cli import main
+    from derivations.cli import main
 
-    assert main(["guts", "team", "--mesh", "11", "--json"]) == 0
+    assert main(["guts-team", "--mesh", "11", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     low, high = (Fraction(b) for b in data["team_certified_bounds"])
     assert low <= 0 <= high and data["team"] == data["opponents"] == 2
     assert all(len(c["thresholds"]) == 2 for c in data["team_strategy"] + data["opponents_strategy"])
-    assert main(["guts", "team", "--mesh", "201"]) == 2
+    assert main(["guts-team", "--mesh", "201"]) == 2
     assert "20301 x 20301 team strategies" in capsys.readouterr().err
 
 
@@ -240,7 +240,7 @@ def test_bot_round_settlement_follows_the_rules():
 
 def test_bot_is_scriptable_and_deterministic():
     script = "h\nd\nmaybe\nh\n" * 10
-    runs = [subprocess.run([sys.executable, "-m", "symgame.cli", "play", "guts", "--opponents", "2", "--seed", "5",
+    runs = [subprocess.run([sys.executable, "-m", "derivations", "play", "guts", "--opponents", "2", "--seed", "5",
                             "--games", "2"], input=script, capture_output=True, text=True, cwd=ROOT, check=True)
             for _ in range(2)]
     assert runs[0].stdout == runs[1].stdout

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_unseen_games import evaluate_pdl, lp_value, zero_sum_regret
 
+from derivations.cli import main as studies
 from derivations.ganzfried2022.seeds import printed_jeopardy_5_3
-from symgame.cli import main
 from symgame.games import jeopardy
 from symgame.model.decide import Decision
 from symgame.verify.regret import exact_regret
@@ -78,7 +78,7 @@ def test_paper_pdl_right_for_rules_wrong_for_printed_matrix(jeopardy_5_3):
 
 @pytest.mark.parametrize("scores", [(7, 4), (9, 2), (4, 1)])
 def test_unseen_scores_through_cli(scores, capsys):
-    assert main(["derive", "jeopardy", "--scores", str(scores[0]), str(scores[1]), "--json"]) == 0
+    assert studies(["jeopardy-scores", "--scores", str(scores[0]), str(scores[1]), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["pdl"][-1]["when"] == [] and result["coverage"] == "proved"
     rng_points = [{"p1": Fraction(a, 13), "p2": Fraction(b, 17)} for a, b in [(0, 0), (13, 17), (1, 16), (7, 3),
@@ -95,10 +95,9 @@ def test_unseen_scores_through_cli(scores, capsys):
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["derive", "jeopardy", "--scores", "3", "5", "--json"], "X1 > X2 >= 0"),
-    (["derive", "jeopardy", "--scores", "500", "5"], "beyond the measured range"),
-    (["derive", "two_by_two", "--scores", "5", "3"], "applies to the game 'jeopardy' only"),
+    (["jeopardy-scores", "--scores", "3", "5", "--json"], "X1 > X2 >= 0"),
+    (["jeopardy-scores", "--scores", "500", "5"], "beyond the measured range"),
 ])
 def test_bad_scores(argv, fragment, capsys):
-    assert main(argv) == 2
+    assert studies(argv) == 2
     assert fragment in capsys.readouterr().err

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+from derivations.cli import main as studies
 from derivations.ganzfried2022.kuhn_outputs import check_csv, reports, values_csv
-from symgame.cli import main
 from symgame.games import kuhn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +19,7 @@ KNOWN = {3: Fraction(-1, 18), 4: Fraction(-1, 24), 5: Fraction(-1, 15), 7: Fract
 
 @pytest.mark.parametrize("n", sorted(KNOWN))
 def test_known_values_through_cli(n, capsys):
-    assert main(["kuhn", "--cards", str(n), "--json"]) == 0
+    assert studies(["kuhn-cards", "--cards", str(n), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["cards"] == n and Fraction(data["value"]) == KNOWN[n]
     for player, keys in (("A", ("bet", "call")), ("B", ("call", "bet"))):
@@ -92,7 +92,7 @@ def test_printed_pdl_exploitable_and_outputs_fresh():
 
 @pytest.mark.parametrize("cards", ["1", "100001"])
 def test_bad_deck_size(cards, capsys):
-    assert main(["kuhn", "--cards", cards]) == 2
+    assert studies(["kuhn-cards", "--cards", cards]) == 2
     assert "--cards must be between" in capsys.readouterr().err
 
 

@@ -9,8 +9,8 @@ import sympy as sp
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
+from derivations.cli import main as studies
 from derivations.ganzfried2022 import kuhn_outputs, kuhn_pdl
-from symgame.cli import main
 from symgame.engine.induce import InductionError, N, induce_residue_formula
 from symgame.games import kuhn
 
@@ -139,7 +139,7 @@ def test_family_of_a_is_exactly_as_stated(n):
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("n", [3, 10, 137])
 def test_cli_json_is_the_closed_form(n, capsys):
-    assert main(["kuhn", "--cards", str(n), "--json"]) == 0
+    assert studies(["kuhn-cards", "--cards", str(n), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["cards"] == n and Fraction(data["value"]) == kuhn_pdl.value_formula()(n)
     assert data["strategy"] == kuhn.strategy_table(n, kuhn_pdl.behaviours(kuhn_pdl.corrected_pdl(n)))
@@ -147,10 +147,10 @@ def test_cli_json_is_the_closed_form(n, capsys):
 
 
 def test_cli_large_deck_and_limits(capsys):
-    assert main(["kuhn", "--cards", "5000", "--json"]) == 0
+    assert studies(["kuhn-cards", "--cards", "5000", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert Fraction(data["value"]) == kuhn_pdl.value_formula()(5000)
-    assert main(["kuhn", "--cards", "100001"]) == 2
+    assert studies(["kuhn-cards", "--cards", "100001"]) == 2
     assert "--cards must be between" in capsys.readouterr().err
 
 
