@@ -1,5 +1,5 @@
 """Record Gambit's answers (pygambit ``enumpoly_solve`` and ``gnm_solve``) for small games of our own, as golden
-data for ``tests/test_enumpoly.py`` (which compares symgame's exact equilibria with them without needing Gambit).
+data for ``tests/unit/test_enumpoly.py`` (which compares symgame's exact equilibria with them without needing Gambit).
 
 Usage: ``PYTHONPATH=<pygambit> python3 benchmarks/pygambit_golden.py [OUT]`` (default
 ``tests/data/pygambit_enumpoly.json``). pygambit is not a dependency of symgame; it was built from its sdist

@@ -494,7 +494,9 @@ def _stdin_file(folder: Path) -> Path:
     from .model.gamefile import MAX_FILE_BYTES
     from .model.store import write_atomic
 
-    raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if sys.stdin is not None else b""
+    if sys.stdin is None:
+        raise InputError("standard input is closed (give a file, or pipe the game into symgame solve -)")
+    raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
         raise InputError(f"standard input larger than {MAX_FILE_BYTES} bytes")
     head = raw.lstrip()[:3].upper()

@@ -150,7 +150,7 @@ def test_committed_outputs_are_fresh(billingham_analysis, tmp_path):
     from derivations.billingham2017.outputs import write_billingham_outputs
     from symgame.export.atlas_outputs import TEXT_FILES
 
-    root = Path(__file__).resolve().parents[1] / "outputs" / "billingham"
+    root = Path(__file__).resolve().parents[2] / "outputs" / "billingham"
     result = write_billingham_outputs(tmp_path, billingham_analysis, pdf=False)
     assert {p.name for p in result.files} >= {"ranges.png", "frequencies.png", "profits.png"}
     for name in TEXT_FILES + ("ranges.png",):
@@ -162,7 +162,7 @@ def test_committed_outputs_are_fresh(billingham_analysis, tmp_path):
 def test_atlas_json_matches_its_schema():
     import jsonschema
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     schema = json.loads((root / "symgame" / "export" / "atlas.schema.json").read_text())
     data = json.loads((root / "outputs" / "billingham" / "atlas.json").read_text())
     jsonschema.validate(data, schema)
@@ -179,7 +179,7 @@ def test_committed_dynamics_outputs_are_fresh(billingham_analysis, tmp_path):
     from derivations.billingham2017.outputs import DYNAMICS_TEXT, write_dynamics_outputs
     from symgame.engine.stability import stability_analysis
 
-    root = Path(__file__).resolve().parents[1] / "outputs" / "billingham" / "dynamics"
+    root = Path(__file__).resolve().parents[2] / "outputs" / "billingham" / "dynamics"
     atlas = billingham_analysis.atlas
     jobs = centre_points(stability_analysis(atlas, scale=24), {f.ident: f for f in atlas.families})
     assert numeric_key(jobs) in (root / CACHE_FILE).read_text(), \

@@ -8,7 +8,7 @@ from scipy.optimize import linprog
 
 from derivations.ganzfried2022 import sampling
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _lp_value(A: np.ndarray) -> float:

@@ -25,7 +25,7 @@ from symgame.model.sequence_form import build_sequence_form
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.verify.best_response import certify_value
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tree_value(v, y, p, objective="amount") -> Fraction:

@@ -44,7 +44,7 @@ CONDITIONS = (
 @pytest.mark.slow
 def test_cheap_derivations_agree_byte_for_byte_under_two_conditions():
     runs = [subprocess.Popen([sys.executable, "-c", SCRIPT], env=dict(os.environ, **c), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1])
+                             stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
             for c in CONDITIONS]
     outputs = []
     for run in runs:

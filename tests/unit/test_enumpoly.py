@@ -265,7 +265,7 @@ def test_gambits_equilibria_are_all_found_and_the_ones_it_misses_are_verified():
     """Golden data from pygambit (benchmarks/pygambit_golden.py): every equilibrium Gambit's enumpoly and gnm
     report is among ours; the three ours has beyond Gambit's enumpoly are irrational and have float regret 0
     by the independent check."""
-    data = json.loads((Path(__file__).parent / "data" / "pygambit_enumpoly.json").read_text())
+    data = json.loads((Path(__file__).parent.parent / "data" / "pygambit_enumpoly.json").read_text())
     extra = []
     for entry in data["games"]:
         game = read_nfg(entry["nfg"])

@@ -15,7 +15,7 @@ from symgame import InputError, Solution, SymgameError
 from symgame.cli import main
 from symgame.errors import StoreError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "symgame" / "export" / "solution.schema.json").read_text())
 
 RING = """NFG 1 R "ring" { "A" "B" "C" } { { "x" "y" } { "x" "y" } { "x" "y" } }

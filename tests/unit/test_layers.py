@@ -2,7 +2,7 @@
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "symgame"
+PACKAGE = Path(__file__).resolve().parents[2] / "symgame"
 RANK = {"model": 0, "engine": 1, "numeric": 2, "verify": 3, "games": 4, "export": 5, "cli": 6}
 
 

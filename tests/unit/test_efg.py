@@ -57,7 +57,7 @@ def test_three_players_rejected():
 def test_committed_efg_files_are_fresh(n):
     from pathlib import Path
 
-    committed = Path(__file__).resolve().parents[1] / "outputs" / "kuhn" / f"kuhn_{n}.efg"
+    committed = Path(__file__).resolve().parents[2] / "outputs" / "kuhn" / f"kuhn_{n}.efg"
     assert committed.read_text() == write_efg(build_game(n))
 
 
@@ -342,7 +342,7 @@ def test_openspiel_export_of_kuhn_poker_is_read_as_written_and_certified(capsys)
 
     from symgame.cli import main
 
-    path = Path(__file__).parent / "data" / "openspiel" / "kuhn_poker.efg"
+    path = Path(__file__).parent.parent / "data" / "openspiel" / "kuhn_poker.efg"
     assert main(["solve", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)["detail"]
     assert data["value"] == "-1/18" and data["certified"] and data["chance_from_decimals"] == 1
@@ -423,7 +423,7 @@ def test_a_tree_converted_to_yaml_stays_a_tree(tmp_path, capsys):
     from symgame.api import tree_solve
     from symgame.cli import main
 
-    source = Path(__file__).parent / "data" / "openspiel" / "kuhn_poker.efg"
+    source = Path(__file__).parent.parent / "data" / "openspiel" / "kuhn_poker.efg"
     target = tmp_path / "kuhn.yaml"
     assert main(["convert", str(source), str(target)]) == 0
     text = target.read_text()

@@ -13,7 +13,7 @@ from symgame.errors import InputError, StoreError
 from symgame.export.cache import StudyCache, cached, content_key, provenance_changes
 from symgame.model.store import load_json, read_limited, safe_name, write_atomic
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KEY = "a" * 64
 
 

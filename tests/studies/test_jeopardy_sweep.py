@@ -15,7 +15,7 @@ from derivations.ganzfried2022.jeopardy_sweep_outputs import (
     write_sweep_outputs,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SWEEP = ROOT / "outputs" / "jeopardy" / "sweep"
 
 

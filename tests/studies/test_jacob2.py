@@ -84,7 +84,7 @@ def test_c5_equilibrium_set_is_complete_and_contains_every_search_find():
     assert len(found.profiles) == 14 and found.regret_checked
     searched = jacob2.search_equilibria("C.5", 20, 7)
     assert searched and set(searched) <= set(found.profiles)
-    committed = Path(__file__).resolve().parents[1] / "outputs" / "guts" / "jacob2_complete.md"
+    committed = Path(__file__).resolve().parents[2] / "outputs" / "guts" / "jacob2_complete.md"
     cached = {name: schedule_cached(name) for name in ("C.6", "C.7")}
     assert committed.read_text() == complete_markdown(found, cached), \
         f"{committed} is stale: run `symgame derive guts`"
@@ -94,7 +94,7 @@ def schedule_cached(name: str) -> dict:
     from derivations.buck2022.jacob2_schedules import CACHE_FILE, part, schedule_key
     from symgame.export.cache import StudyCache
 
-    path = Path(__file__).resolve().parents[1] / "outputs" / "guts" / CACHE_FILE
+    path = Path(__file__).resolve().parents[2] / "outputs" / "guts" / CACHE_FILE
     data = StudyCache(path).get(part(name), schedule_key(name))
     assert data is not None, f"the ({name}) cache is stale: run `symgame derive guts` ((C.7): 30 minutes)"
     return data

@@ -13,7 +13,7 @@ from symgame.model.polygame import PolynomialGame, PolyPlayer
 from symgame.verify.nashrefine import refine_to_nash
 from symgame.verify.polycert import ProfileSet, exact_regret
 
-OUT = Path(__file__).resolve().parents[1] / "outputs" / "kuhn"
+OUT = Path(__file__).resolve().parents[2] / "outputs" / "kuhn"
 
 
 @pytest.fixture(scope="module")

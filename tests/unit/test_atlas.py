@@ -25,7 +25,7 @@ from symgame.model.polygame import PolynomialGame, PolyPlayer
 from symgame.verify.atlascheck import equilibria_at, lies_in
 from symgame.verify.polycert import exact_regret
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def symbol(name):

@@ -13,7 +13,7 @@ from symgame.verify.polycert import exact_regret
 
 pytestmark = pytest.mark.pinned   # every test reads the committed study cache under its key
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KUHN3 = ROOT / "outputs" / "kuhn3"
 
 

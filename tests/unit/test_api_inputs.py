@@ -120,10 +120,10 @@ def test_a_full_disk_and_closed_streams_are_one_line():
     closed = subprocess.run(f"{sys.executable} -m symgame solve {example} >&-", shell=True, capture_output=True,
                             text=True)
     assert closed.returncode == 4 and "standard output is closed" in closed.stderr
-    for game in ("goofspiel", "guts"):
-        closed = subprocess.run(f"{sys.executable} -m symgame play {game} <&-", shell=True, capture_output=True,
-                                text=True)
+    for command in ("derivations play goofspiel", "derivations play guts", "symgame solve -"):
+        closed = subprocess.run(f"{sys.executable} -m {command} <&-", shell=True, capture_output=True, text=True)
         assert closed.returncode == 2 and "standard input is closed" in closed.stderr, closed.stderr
+        assert len(closed.stderr.strip().splitlines()) == 1
 
 
 def test_timeout_stops_a_long_solve_with_exit_3_and_one_line(tmp_path):
@@ -211,7 +211,7 @@ def test_output_option_writes_what_standard_output_would_show(tmp_path, capsys):
 
     from symgame.cli import main
 
-    example = str(Path(__file__).resolve().parents[1] / "examples" / "battle_weight.yaml")
+    example = str(Path(__file__).resolve().parents[2] / "examples" / "battle_weight.yaml")
     assert main(["solve", example, "--json"]) == 0
     shown = capsys.readouterr().out
     target = tmp_path / "out" / "result.json"

@@ -12,7 +12,7 @@ from symgame.games.analysis import analyse
 
 SPECS = {spec.directory: spec for specs in FAMILIES.values() for spec in specs}
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "symgame" / "export" / "result.schema.json").read_text())
 TEXT_FILES = ("result.json", "summary.md", "errata.md", "cheatsheet.tex")
 

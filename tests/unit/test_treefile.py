@@ -10,7 +10,7 @@ from symgame.cli import main
 from symgame.model.gamefile import GameFileError
 from symgame.model.treefile import load_tree_file, polynomial_game_from_tree, tree_from_data
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "one_card_poker.yaml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "one_card_poker.yaml"
 
 
 def test_one_card_poker_atlas_derives_the_closed_form_in_the_ante(capsys):
@@ -80,7 +80,7 @@ def test_a_bad_tree_file_through_the_cli_is_one_line_exit_2(tmp_path, capsys):
 def test_a_three_player_normal_form_game_with_a_parameter_derives_the_algebraic_symmetric_equilibrium(capsys):
     """The volunteer's dilemma (three players, cost c): the atlas finds the symmetric equilibrium, volunteering
     with probability 1 - sqrt(c), among 7 families, each certified on 0 < c < 1."""
-    example = Path(__file__).resolve().parents[1] / "examples" / "volunteers_dilemma.yaml"
+    example = Path(__file__).resolve().parents[2] / "examples" / "volunteers_dilemma.yaml"
     assert main(["atlas", str(example), "--workers", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     c = sp.Symbol("c", positive=True)

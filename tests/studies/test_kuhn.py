@@ -12,7 +12,7 @@ from derivations.cli import main as studies
 from derivations.ganzfried2022.kuhn_outputs import check_csv, reports, values_csv
 from symgame.games import kuhn
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KNOWN = {3: Fraction(-1, 18), 4: Fraction(-1, 24), 5: Fraction(-1, 15), 7: Fraction(-1, 14),
          9: Fraction(-7, 108), 13: Fraction(-5, 78)}
 
@@ -103,7 +103,7 @@ def test_committed_kuhn_outputs_match_their_content_keyed_cache():
 
     from derivations.ganzfried2022.kuhn_outputs import CACHE_FILE, kuhn_key
 
-    directory = Path(__file__).resolve().parents[1] / "outputs" / "kuhn"
+    directory = Path(__file__).resolve().parents[2] / "outputs" / "kuhn"
     entry = json.loads((directory / CACHE_FILE).read_text())["all"]
     assert entry["key"] == kuhn_key(), "outputs/kuhn was computed by other code: run `symgame derive kuhn`"
     for name, text in entry["data"].items():

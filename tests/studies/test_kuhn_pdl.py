@@ -14,7 +14,7 @@ from derivations.ganzfried2022 import kuhn_outputs, kuhn_pdl
 from symgame.engine.induce import InductionError, N, induce_residue_formula
 from symgame.games import kuhn
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "outputs" / "kuhn"
 
 

@@ -12,7 +12,7 @@ from symgame.engine.enumpoly import enumpoly_solve
 from symgame.model.gamefile import GameFileError
 from symgame.model.nplayer import strategic_game, tree_data
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _game(payoff, names="ABC"):

@@ -157,7 +157,7 @@ def test_printed_claims_name_the_place_of_a_problem(tmp_path):
     from symgame.model.polyfile import load_polynomial_game
     from symgame.verify.printed import load_printed
 
-    game = load_polynomial_game(Path(__file__).resolve().parents[1] / "examples" / "pennies.yaml")
+    game = load_polynomial_game(Path(__file__).resolve().parents[2] / "examples" / "pennies.yaml")
     good = ("constants: {r: '2/(P + 3)'}\nsolutions:\n  - {label: mixed, range: [1, null], values: {x: r, y: r}}\n"
             "statements:\n  - {text: 'x below 1/2', range: {lower: 1, upper: null}, conditions: ['x <= 1/2']}\n")
     (tmp_path / "c.yaml").write_text(good)

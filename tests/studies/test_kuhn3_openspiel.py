@@ -8,7 +8,7 @@ import pytest
 
 from derivations.szafron2013.openspiel import openspiel_side, symgame_side
 
-EFG = Path(__file__).resolve().parents[1] / "derivations" / "szafron2013" / "openspiel_kuhn3.efg"
+EFG = Path(__file__).resolve().parents[2] / "derivations" / "szafron2013" / "openspiel_kuhn3.efg"
 
 
 @pytest.fixture(scope="module")

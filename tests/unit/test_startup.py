@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from symgame.numeric.solvers import bimatrix_equilibria
 
-GAME = Path(__file__).resolve().parents[1] / "examples" / "battle_weight.yaml"
+GAME = Path(__file__).resolve().parents[2] / "examples" / "battle_weight.yaml"
 
 
 @seed(20261126)

@@ -258,7 +258,7 @@ def test_replicator_with_two_actions_is_the_gradient_dynamics(tmp_path):
 
 
 def test_cli_replicator_on_a_normal_form_file():
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     out = _cli("dynamics", str(root / "examples" / "rps_variant.yaml"), "--at", "t=2", "--single-population",
                "--from", "Row=1/2:1/3:1/6", "--until", "300", "--json")
     assert out.returncode == 0, out.stderr

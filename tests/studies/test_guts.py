@@ -16,7 +16,7 @@ from symgame.games import guts
 from symgame.numeric.recursive import RecursiveGame, forced_value, plain_iteration
 from symgame.verify.recursive import certify_lower, certify_upper
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_printed_propositions_agree_except_the_two_known_slips():

@@ -16,7 +16,7 @@ from symgame.model.treefile import tree_from_data
 from symgame.numeric.sequence_lp import solve_sequence_form
 from symgame.verify.best_response import certify_value
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KUHN = ROOT / "examples" / "kuhn_bet.yaml"
 KUHN_RESULT = tree_solve(KUHN)
 

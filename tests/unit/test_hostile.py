@@ -23,7 +23,7 @@ from test_gamefile import GOOD as NORMAL
 from symgame.cli import main
 from symgame.errors import InputError, SymgameError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 POLY = (ROOT / "examples" / "pennies.yaml").read_text()
 TREE = (ROOT / "examples" / "one_card_poker.yaml").read_text()
 EFG = """\
