@@ -223,6 +223,7 @@ def test_constants_are_substituted(tmp_path):
     assert game == polynomial_game_from_data(GOOD)
 
 
+@pytest.mark.slow
 def test_atlas_at_gives_exact_witnesses_for_the_billingham_file():
     """The --at JSON contract, run as a user would, every witness checked by exact regret."""
     out = subprocess.run([sys.executable, "-m", "symgame.cli", "atlas", str(ROOT / "examples" / "billingham.yaml"),
@@ -376,6 +377,7 @@ def test_closed_forms_that_leave_the_reals_get_their_exact_range():
 entry3 = st.tuples(st.integers(-2, 2), st.integers(-2, 2))
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.lists(entry3, min_size=6, max_size=6), st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8))
 def test_three_player_games_with_square_roots_never_crash_and_stay_sound(coefficients, c):

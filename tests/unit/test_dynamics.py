@@ -104,6 +104,7 @@ def test_rest_point_violating_a_sign_has_a_positive_eigenvalue(tmp_path):
     assert conf == Configuration(positive=0, imaginary=0, zero=0, negative=2)
 
 
+@pytest.mark.slow
 def test_billingham_stability_matches_the_exact_structure(billingham_analysis):
     atlas = billingham_analysis.atlas
     result = stability_analysis(atlas, scale=24)

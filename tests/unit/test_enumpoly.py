@@ -331,6 +331,7 @@ def test_for_two_players_the_linear_relaxation_is_the_support_system(rows, cols,
         assert enumpoly._relaxation_excludes(t, alive, support) == (verdict == z3.unsat), support
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(st.lists(st.integers(-9, 9), min_size=3 * 18, max_size=3 * 18))
 def test_the_relaxation_and_msolve_first_change_no_equilibrium(monkeypatch_cells):
@@ -413,6 +414,7 @@ def _answer(result) -> tuple:
             result.relaxed, result.complete)
 
 
+@pytest.mark.slow
 def test_processes_and_checkpoints_do_not_change_the_result(tmp_path):
     game = _c5_like()
     serial = enumpoly_solve(game)

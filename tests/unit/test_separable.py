@@ -1,6 +1,7 @@
 """symgame.verify.separable: group-wise deviations decide exactly what whole-box vertex deviations decide."""
 import itertools
 
+import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,6 +66,7 @@ def test_groups_follow_the_cards_in_kuhn_poker():
     assert sum(2 ** len(g) for k in range(3) for g in separable_groups(game, k)) < 2 ** 16
 
 
+@pytest.mark.slow
 def test_billingham_families_are_certified_group_by_group(billingham_atlas):
     game = billingham.build_game()
     checked = 0
@@ -92,6 +94,7 @@ def test_a_perturbed_family_is_refuted_with_an_exact_counterexample(billingham_a
     assert not exact_regret(game, profile, {"P": at}).is_nash
 
 
+@pytest.mark.slow
 def test_deviation_gains_equal_the_substitution_at_every_vertex(billingham_atlas):
     """``deviation_expressions`` evaluates one polynomial per player at the vertices; the reference substitutes
     every vertex into the payoff, as the definition reads. The gains are rational functions of P, compared as

@@ -280,6 +280,7 @@ def kill_9_and_resume(command: list[str], checkpoint: Path, reached, stops) -> N
         assert resumed.stdout == clean
 
 
+@pytest.mark.slow
 def test_goofspiel_survives_kill_9_at_several_points(tmp_path):
     """Killed after 2, 4 and 6 finished levels, each rerun resumes and prints the uninterrupted answer."""
     kill_9_and_resume([sys.executable, "-m", "symgame", "goofspiel", "--cards", "8"], tmp_path / "run",
@@ -334,11 +335,13 @@ def test_an_atlas_checkpoint_is_never_written_through_a_link(tmp_path, capsys):
     assert status == 2 and "symbolic link" in err and target.read_text() == "precious\n"
 
 
+@pytest.mark.slow
 def test_the_atlas_survives_kill_9(tmp_path):
     kill_9_and_resume([sys.executable, "-m", "symgame", "atlas", str(EXAMPLE), "--json", "--workers", "1"],
                       tmp_path / "run.jsonl", lambda path, stop: path.read_text().count("\n") >= stop, (5, 30, 60))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.5, 4.0, 9.0])
 def test_ctrl_c_ends_every_worker_and_exits_130_within_seconds(tmp_path, delay):
     """SIGINT to the whole process group, as a terminal sends it, at several moments of a two-process atlas: in
