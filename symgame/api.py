@@ -577,7 +577,7 @@ class Solution:
         >>> stag_hunt = normal_form(([[4, 0], [3, 3]], [[4, 3], [0, 3]]), players=[("Ann", ["Stag", "Hare"]),
         ...                                                                   ("Bob", ["Stag", "Hare"])])
         >>> print(solve(stag_hunt).render_text())
-        Always: Ann plays Hare; Bob plays Hare
+        Always: Ann plays Stag; Bob plays Stag
         (3 equilibria; the one shown is the default choice -- pure first --; `symgame solve FILE --select all` or solve(game, select="all") lists every one)
         """
         if self.analysis is None:

@@ -245,7 +245,7 @@ def cheatsheet_tex(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]
     """A two-column LaTeX cheat sheet of the derived families (rendered from the study's data only)."""
     from jinja2 import FileSystemLoader
 
-    from symgame.export.latex import _ENV, escape
+    from symgame.export.latex import _env, escape
 
     names = _names(data)
     fixed = data["dominance"]["fixed"]
@@ -260,7 +260,7 @@ def cheatsheet_tex(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]
                 "free": ", ".join(f"${sp.latex(names[z])}$" for z in m["free"]) or "none",
                 "formulas": ", ".join(formulas) or "every listed frequency 0",
             })
-    env = _ENV.overlay(loader=FileSystemLoader(str(Path(__file__).parent)))  # the package's LaTeX delimiters
+    env = _env().overlay(loader=FileSystemLoader(str(Path(__file__).parent)))  # the package's LaTeX delimiters
     exact = sum(bool(w["exact_regret_zero"]) for w in data["witnesses"])
     return env.get_template("kuhn3_cheatsheet.tex.j2").render(
         source=escape(SOURCE), continuation=escape(CONTINUATION), families=families,

@@ -86,8 +86,10 @@ def _is_symmetric_profile(branch: Branch) -> bool:
 
 
 def _whole_domain_first(ctx: Z3Context, branches: list[Branch], timeout_ms: int) -> list[Branch]:
+    """The first branch (in the given order) valid on the whole domain, moved to the front; the first one itself
+    when it is (a later whole-domain branch is not moved ahead of it)."""
     for k, branch in enumerate(branches):
-        if k and satisfiable(ctx, [z3.Not(ctx.region(branch.region))], timeout_ms).satisfiable is Decision.FALSE:
+        if satisfiable(ctx, [z3.Not(ctx.region(branch.region))], timeout_ms).satisfiable is Decision.FALSE:
             return [branch] + branches[:k] + branches[k + 1:]
     return branches
 

@@ -95,12 +95,19 @@ def from_normal_form(data: Mapping[str, Any], payoffs: Sequence[Mapping[str, str
     fuller ``analysis_json`` of :mod:`symgame.export.documents`); ``payoffs[k]`` is branch ``k``'s exact
     expected payoff per player."""
     players = [{"name": p["name"], "actions": list(p["actions"])} for p in data["players"]]
-    branches = data["branches"]
-    equilibria = [{"id": f"E{k + 1}", "where": _unique(b["region"]), "strategies": b["profile"],
-                   "payoffs": dict(payoffs[k]),
-                   "status": "verified" if b.get("nonempty") == "proved" else "undecided"}
-                  for k, b in enumerate(branches)]
-    ident = {_key(b["profile"]): f"E{k + 1}" for k, b in reversed(list(enumerate(branches)))}
+    equilibria: list[dict[str, Any]] = []
+    ident: dict[tuple, str] = {}
+    seen: set = set()
+    for k, b in enumerate(data["branches"]):
+        key = _key(b["profile"])
+        where = _unique(b["region"])
+        if (key, tuple(where)) in seen:       # the same profile from another support pair (a degenerate game)
+            continue
+        seen.add((key, tuple(where)))
+        name = f"E{len(equilibria) + 1}"
+        ident.setdefault(key, name)
+        equilibria.append({"id": name, "where": where, "strategies": b["profile"], "payoffs": dict(payoffs[k]),
+                           "status": "verified" if b.get("nonempty") == "proved" else "undecided"})
     method = data["selection"]["method"]
     if data.get("all_equilibria") is not None:
         pieces = [{"when": _unique(r["when"]), "readable": r.get("readable", ""),

@@ -145,7 +145,7 @@ def test_normal_form_pieces_select_a_listed_branch_and_select_all_lists_each_pie
     data = symgame.solve(stag).to_data()
     assert len(data["equilibria"]) == 3 and data["complete"]["status"] == "generic"
     chosen = data["equilibria"][int(data["pieces"][0]["selected"][1:]) - 1]
-    assert chosen["strategies"] == {"Ann": {"Hare": "1"}, "Bob": {"Hare": "1"}}
+    assert chosen["strategies"] == {"Ann": {"Stag": "1"}, "Bob": {"Stag": "1"}}    # the first pure one
     assert {e["payoffs"]["Ann"] for e in data["equilibria"]} == {"4", "3", "3"}
     every = symgame.solve(stag, select="all").to_data()
     assert every["selection"]["method"] == "all" and sorted(every["pieces"][0]["equilibria"]) == ["E1", "E2", "E3"]
@@ -283,3 +283,21 @@ def test_verbose_names_the_engine_on_standard_error_only(capsys):
     assert captured.out == symgame.solve("examples/kuhn_bet.yaml").render_text() + "\n"
     assert captured.err.startswith("symgame solve: examples/kuhn_bet.yaml: engine parametric sequence-form LP (")
     assert captured.err.count("\n") == 1
+
+
+def test_a_degenerate_game_lists_each_equilibrium_once_and_shows_the_first_pure_one():
+    """Two support pairs give the same pure profile (Row is indifferent between a2 and a6 against a1): the
+    contract lists it once, and the default choice is that pure equilibrium, not the mixed one found later."""
+    a = [[-3, 3, -2, -5, -2, 3], [3, -2, 1, 3, 0, 4], [0, 2, -1, 5, 3, 4], [-5, 1, 3, -3, 3, 3],
+         [-2, 1, -5, 2, 0, 4], [3, -2, 3, 1, 2, 0]]
+    b = [[1, 0, -5, 3, 3, 4], [4, 0, 2, 4, -5, -2], [5, -3, 3, 4, -3, -4], [3, -1, -5, 5, -4, -4],
+         [-5, 2, -5, -1, -2, -1], [-4, 4, -3, 0, -1, -4]]
+    solution = symgame.solve(symgame.normal_form((a, b)), sample_points=4)
+    assert len(solution.branches) == 3
+    data = solution.to_data()
+    assert [e["strategies"] for e in data["equilibria"]] == [{"Row": {"a2": "1"}, "Col": {"a1": "1"}},
+                                                             {"Row": {"a2": "1"}, "Col": {"a1": "2/5", "a4": "3/5"}}]
+    assert data["pieces"][0]["selected"] == "E1"
+    assert solution.render_text().splitlines()[0] == "Always: Row plays a2; Col plays a1"
+    vertices = symgame.solve(symgame.normal_form((a, b)), every=True).to_data()
+    assert [e["strategies"] for e in vertices["equilibria"]] == [e["strategies"] for e in data["equilibria"]]

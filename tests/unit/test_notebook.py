@@ -63,7 +63,7 @@ def test_the_default_text_says_what_the_list_does_not_show():
     stag = symgame.normal_form(([[4, 0], [3, 3]], [[4, 3], [0, 3]]),
                                players=[("Ann", ["Stag", "Hare"]), ("Bob", ["Stag", "Hare"])])
     text = symgame.solve(stag).render_text()
-    assert text.splitlines()[0] == "Always: Ann plays Hare; Bob plays Hare"
+    assert text.splitlines()[0] == "Always: Ann plays Stag; Bob plays Stag"
     assert "(3 equilibria; the one shown is the default choice" in text and "--select all" in text
     every = symgame.solve(stag, select="all").render_all()
     assert every.startswith("Always: 3 equilibria")
