@@ -1041,17 +1041,33 @@ def _nfg_budget(every: bool):
         if every:
             return None if within_vertex_limit(rows, cols) else \
                 f"a {rows}x{cols} game has more than {MAX_BASES} candidate bases for vertex enumeration (--all)"
-        problem = support_budget_problem(rows, cols)
-        hint = " (`symgame solve FILE --all` enumerates it)" if within_vertex_limit(rows, cols) else ""
-        return problem and problem + hint
+        if within_vertex_limit(rows, cols):
+            return None                       # a .nfg has no parameters: vertex enumeration takes it (VERTEX_FIRST)
+        return support_budget_problem(rows, cols)
     return check
+
+
+#: Support pairs above which a one- or two-player game without parameters is solved by vertex enumeration
+#: (complete, exact, each equilibrium verified) instead of the parametric engine, which is then slower by an order
+#: of magnitude or more (a 6x6 game: 6.3 s against 0.3 s; 8x8: past 60 s against 8 s).
+VERTEX_FIRST = 1000
 
 
 def _solve_normal_form(game: NormalFormGame, timeout_ms: int, sample_points: int, seed: int, source: str,
                        select: str, every: bool) -> Solution:
     from .engine.derive import derive_equilibria
+    from .engine.enummixed import within_vertex_limit
     from .games.analysis import GameSpec, analyse_derivation
+    from .model.gamefile import support_pairs
 
+    rows = len(game.players[0].actions)
+    cols = len(game.players[1].actions) if len(game.players) == 2 else 1
+    notes = []
+    if not every and not game.domain.names and support_pairs(rows, cols) > VERTEX_FIRST \
+            and within_vertex_limit(rows, cols):
+        every = True
+        notes.append(f"no parameters and {support_pairs(rows, cols)} support pairs: solved by vertex enumeration "
+                     "(complete) instead of the parametric engine")
     if every:
         if game.domain.names:
             raise InputError("solve: every=True enumerates the vertices of a game without parameters; with "
@@ -1060,7 +1076,7 @@ def _solve_normal_form(game: NormalFormGame, timeout_ms: int, sample_points: int
 
         data = equilibria_json(game, all_equilibria(game))
         players = [{"name": p.name, "actions": list(p.actions)} for p in game.players]
-        return Solution(record=from_vertices(data, players, []), native=data)
+        return Solution(record=from_vertices(data, players, [], notes), native=data)
     _check_support_budget(game)
     derivation = derive_equilibria(game, timeout_ms, select)     # CoverageError is a NoResultError
     spec = GameSpec(name=game.name, title=game.name, source=source, build=lambda: game, sample_points=sample_points)

@@ -148,7 +148,7 @@ def _key(profile: Mapping[str, Mapping[str, str]]) -> tuple:
 
 
 def from_vertices(data: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
-                  parameters: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+                  parameters: Sequence[Mapping[str, str]], notes: Sequence[str] = ()) -> dict[str, Any]:
     """The contract of vertex enumeration at a point (:func:`symgame.api.equilibria_json`)."""
     equilibria = [{"id": f"E{k + 1}", "where": [], "strategies": _profile(e["profile"]),
                    "payoffs": dict(e["payoffs"]), "status": "verified" if e["verified"] else "undecided"}
@@ -158,7 +158,7 @@ def from_vertices(data: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
                              [dict(p) for p in players], list(parameters)),
                        equilibria, data["complete"],
                        "every extreme equilibrium and the maximal convex sets they span (under detail.components)",
-                       "vertex enumeration stopped at its limit", data)
+                       "vertex enumeration stopped at its limit", data, notes)
 
 
 def from_strategic(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -301,3 +301,24 @@ def test_a_degenerate_game_lists_each_equilibrium_once_and_shows_the_first_pure_
     assert solution.render_text().splitlines()[0] == "Always: Row plays a2; Col plays a1"
     vertices = symgame.solve(symgame.normal_form((a, b)), every=True).to_data()
     assert [e["strategies"] for e in vertices["equilibria"]] == [e["strategies"] for e in data["equilibria"]]
+
+
+def test_a_large_game_without_parameters_goes_to_vertex_enumeration():
+    """Past VERTEX_FIRST support pairs, a game without parameters is solved by vertex enumeration (complete) and
+    the result says so; its equilibria have exact regret 0 (recomputed here from the matrices)."""
+    from symgame.api import VERTEX_FIRST
+    from symgame.model.gamefile import support_pairs
+
+    n = 7
+    assert support_pairs(n, n) > VERTEX_FIRST > support_pairs(5, 5)
+    a = [[(3 * i + 5 * j) % 7 - 3 for j in range(n)] for i in range(n)]
+    b = [[(2 * i * j + i + 1) % 5 - 2 for j in range(n)] for i in range(n)]
+    data = symgame.solve(symgame.normal_form((a, b))).to_data()
+    assert data["engine"]["name"] == "vertex enumeration" and data["complete"]["status"] == "complete"
+    assert "support pairs: solved by vertex enumeration" in data["notes"][0]
+    for e in data["equilibria"]:
+        x = [Fraction(e["strategies"]["Row"].get(f"a{i + 1}", "0")) for i in range(n)]
+        y = [Fraction(e["strategies"]["Col"].get(f"a{j + 1}", "0")) for j in range(n)]
+        rows = [sum(a[i][j] * y[j] for j in range(n)) for i in range(n)]
+        cols = [sum(x[i] * b[i][j] for i in range(n)) for j in range(n)]
+        assert sum(p * r for p, r in zip(x, rows)) == max(rows) and sum(q * c for q, c in zip(y, cols)) == max(cols)
