@@ -1110,8 +1110,13 @@ def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> So
         return Solution(record=contract.from_strategic(strategic_equilibria_json(game, found)), native=found)
     if isinstance(game, GambitTree):
         infosets = _infosets(game)
-        if len(game.players) == 2 and not every and game.constant_sum() is not None:   # imperfect recall: refused
-            data = tree_value_json(game, source)
+        if len(game.players) == 2 and not every and game.constant_sum() is not None:
+            try:
+                data = tree_value_json(game, source)
+            except InputError as exc:
+                if game.imperfect_recall() is None:
+                    raise
+                raise InputError(f"{exc} (every=True, symgame solve --all, solves its strategic form)") from None
             return Solution(record=contract.from_tree_value(data, infosets), native=data)
         data = _tree_equilibria_of(game, source, every or len(game.players) != 2)
         if game.decimal_chance:
