@@ -150,7 +150,7 @@ def _key(profile: Mapping[str, Mapping[str, str]]) -> tuple:
 def from_vertices(data: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
                   parameters: Sequence[Mapping[str, str]], notes: Sequence[str] = ()) -> dict[str, Any]:
     """The contract of vertex enumeration at a point (:func:`symgame.api.equilibria_json`)."""
-    equilibria = [{"id": f"E{k + 1}", "where": [], "strategies": _profile(e["profile"]),
+    equilibria: list[dict[str, Any]] = [{"id": f"E{k + 1}", "where": [], "strategies": _profile(e["profile"]),
                    "payoffs": dict(e["payoffs"]), "status": "verified" if e["verified"] else "undecided"}
                   for k, e in enumerate(data["equilibria"])]
     return _point_tail(_head(data["game"], "normal form", "vertex enumeration",
@@ -167,7 +167,7 @@ def from_strategic(data: Mapping[str, Any]) -> dict[str, Any]:
     tree = data.get("perfect_recall") is not None
     equilibria = [_equilibrium(f"E{k + 1}", e) for k, e in enumerate(data["equilibria"])]
     for k, f in enumerate(data.get("families", [])):
-        entry = {"id": f"C{k + 1}", "where": [], "family": {"support": f["support"], "equations": f["equations"],
+        entry: dict[str, Any] = {"id": f"C{k + 1}", "where": [], "family": {"support": f["support"], "equations": f["equations"],
                                                            "inequalities": f["inequalities"]},
                  "payoffs": None, "status": "undecided"}
         if f.get("witness") is not None:
@@ -425,7 +425,7 @@ def _ordered(values: Mapping[str, Any], order: Sequence[str]) -> list[tuple[str,
 
 
 def _strategies_text(e: Mapping[str, Any], order: Sequence[str] = (),
-                     sets: Mapping[str, Sequence[str]] | None = None) -> str:
+                     sets: Mapping[Any, Sequence[str]] | None = None) -> str:
     """One equilibrium as text: players in the game's order, information sets in the tree's order (``sets``),
     so a result read back from JSON (keys sorted) reads as the fresh one."""
     sets = sets or {}
