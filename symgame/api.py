@@ -1020,9 +1020,12 @@ def _read_game(path: Path, strict: bool, every: bool = False) -> Any:
 
             strategic = load_nfg(path, _nfg_budget(every))
             return strategic if len(strategic.players) > 2 else to_normal_form(strategic, str(path))
+        from .model.nplayer import is_nplayer_data, tree_data
         from .model.treefile import is_tree_data, tree_from_data
 
         data, where = read_document(path)
+        if is_nplayer_data(data) and data.get("parameters"):      # kept as a tree: answers in action terms
+            return tree_from_data(tree_data(data, where), where)
         return tree_from_data(data, where) if is_tree_data(data) else _game_from_document(data, where)
     except (GambitError, GameFileError) as exc:
         raise InputError(str(exc)) from None
@@ -1135,7 +1138,9 @@ def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> So
             return Solution(record=contract.from_tree_pieces(result.to_data(), parameters, payoffs), native=result)
         from .model.treefile import polynomial_game_from_tree
 
-        game = polynomial_game_from_tree(game, source)
+        tree, game = game, polynomial_game_from_tree(game, source)
+    else:
+        tree = None
     if isinstance(game, PolynomialGame):
         count = len(game.parameters)
         if count != 1:
@@ -1150,14 +1155,45 @@ def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> So
         found = atlas(game, workers=workers)
         analysis = analyse_atlas(found, numeric_values=sample_parameters(found, 4, seed=0))
         data = atlas_json(analysis, source)
-        return Solution(record=contract.from_atlas(data, len(found.unsolved), analysis.all_proved,
-                                                   analysis.numeric_agrees), native=analysis)
+        record = contract.from_atlas(data, len(found.unsolved), analysis.all_proved, analysis.numeric_agrees)
+        if tree is not None:
+            _in_action_terms(record, tree, found)
+        return Solution(record=record, native=analysis)
     from .model.extensive import ExtensiveGame
 
     if isinstance(game, ExtensiveGame):
         raise InputError("solve: a game tree built in Python is solved with symgame.tree_solve (two-player "
                          "zero-sum) or written to a file first")
     raise InputError(f"solve: expected a game or a file path, got {type(game).__name__}")
+
+
+def _in_action_terms(record: dict[str, Any], tree: Any, found: Any) -> None:
+    """Add to each family of an atlas contract its ``behaviour``: the probability of every action at every
+    information set of two actions (the tree's variable is that of the first action), exact; a free variable
+    stays a name. When every player moves once (a normal form written as a tree) these are the ``strategies``.
+    Players get their ``information_sets``. Sets of three or more actions keep their chain variables
+    (``variables``, with ``meanings``)."""
+    import sympy as sp
+
+    sets = _infoset_actions(tree.game)
+    two = {infoset: var for infoset, var in tree.variables.items() if len(sets[infoset][1]) == 2}
+    if not two:
+        return
+    players = list(tree.game.players)
+    for entry in record["players"]:
+        entry["information_sets"] = [{"name": i, "actions": list(sets[i][1])} for i in tree.variables
+                                     if players[sets[i][0]] == entry["name"]]
+    for family, entry in zip(found.families, record["equilibria"]):
+        values = dict(family.members[0].branch.values)
+        behaviour: dict[str, dict[str, dict[str, str]]] = {name: {} for name in players}
+        for infoset, var in two.items():
+            owner, actions = sets[infoset]
+            p = values.get(var, sp.Symbol(var))
+            behaviour[players[owner]][infoset] = {actions[0]: str(p), actions[1]: str(sp.factor(sp.together(1 - p)))}
+        if all(len(mine) == 1 for mine in behaviour.values()) and len(two) == len(tree.variables):
+            entry["strategies"] = {name: next(iter(mine.values())) for name, mine in behaviour.items()}   # one move each
+        else:
+            entry["behaviour"] = behaviour
 
 
 def tree_value_json(tree: GambitTree, source: str = "<efg>") -> dict[str, Any]:

@@ -61,6 +61,7 @@ KINDS = ("normal form", "game tree", "polynomial game")
 COMPLETE = ("complete", "generic", "not complete")
 CERTIFICATE = ("proved", "refuted", "undecided")
 VARIABLES = ("", "variables")          # the key of the variables' order in :func:`_orders`
+ACTIONS = "\x00actions"                  # (player, ACTIONS): her actions when she moves once (an unusable set name)
 
 
 def _head(game: str, kind: str, engine: str, method: str, players: list, parameters: list) -> dict[str, Any]:
@@ -430,7 +431,7 @@ def _strategies_text(e: Mapping[str, Any], order: Sequence[str] = (),
     so a result read back from JSON (keys sorted) reads as the fresh one."""
     sets = sets or {}
     if e.get("strategies") is not None and e.get("behaviour") is None:
-        return "; ".join(f"{name} plays " + _mix(probs, sets.get(name, ()))
+        return "; ".join(f"{name} plays " + _mix(probs, sets.get((name, ACTIONS), sets.get(name, ())))
                          for name, probs in _ordered(e["strategies"], order))
     if e.get("behaviour") is not None:
         return "; ".join(f"{name}: " + ", ".join(
@@ -460,8 +461,11 @@ def _orders(data: Mapping[str, Any]) -> tuple[list[str], dict[Any, list[str]]]:
         if "actions" in p:
             sets[p["name"]] = list(p["actions"])
         else:
-            sets[p["name"]] = [i["name"] for i in p.get("information_sets", [])]
-            sets.update({(p["name"], i["name"]): list(i["actions"]) for i in p.get("information_sets", [])})
+            infosets = p.get("information_sets", [])
+            sets[p["name"]] = [i["name"] for i in infosets]
+            sets.update({(p["name"], i["name"]): list(i["actions"]) for i in infosets})
+            if len(infosets) == 1:                    # one move: a strategy is over its actions
+                sets[(p["name"], ACTIONS)] = list(infosets[0]["actions"])
     return players, sets
 
 

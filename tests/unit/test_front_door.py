@@ -322,3 +322,22 @@ def test_a_large_game_without_parameters_goes_to_vertex_enumeration():
         rows = [sum(a[i][j] * y[j] for j in range(n)) for i in range(n)]
         cols = [sum(x[i] * b[i][j] for i in range(n)) for j in range(n)]
         assert sum(p * r for p, r in zip(x, rows)) == max(rows) and sum(q * c for q, c in zip(y, cols)) == max(cols)
+
+
+def test_the_atlas_answers_a_normal_form_in_action_terms(solutions):
+    """Three players with a parameter: each family's strategies are per action (not the tree's variables), sum
+    to 1 exactly, and the first action's probability is the family's variable."""
+    import sympy as sp
+
+    from symgame.model.expr import parse_expression
+
+    data = solutions["examples/three_player.yaml"].to_data()
+    t = {name: sp.Symbol(name) for name in ("t", "Ann", "Bob", "Cat")}      # a free variable stays a name
+    for e in data["equilibria"]:
+        assert set(e["strategies"]) == {"Ann", "Bob", "Cat"}
+        for name, probs in e["strategies"].items():
+            full = {a: probs.get(a, "0") for a in ("left", "right")}
+            total = sum(parse_expression(v, t, sqrt=True) for v in full.values())
+            assert sp.simplify(total - 1) == 0
+            assert sp.simplify(parse_expression(full["left"], t, sqrt=True)
+                               - parse_expression(e["variables"][name], t, sqrt=True)) == 0
