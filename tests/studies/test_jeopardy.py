@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_unseen_games import evaluate_pdl, lp_value, zero_sum_regret
+from tests_support import evaluate_pdl, lp_value, zero_sum_regret
 
 from derivations.cli import main as studies
 from derivations.ganzfried2022.seeds import printed_jeopardy_5_3

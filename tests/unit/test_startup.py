@@ -39,4 +39,4 @@ def test_a_two_by_two_solve_imports_neither_nashpys_package_nor_scipy():
               "if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", script, str(GAME)], capture_output=True, text=True, timeout=120)
     assert run.stdout.splitlines()[-1] == "0 []", run
-    assert "Row plays b; Col plays b" in run.stdout
+    assert "Always: Row plays a; Col plays a" in run.stdout

@@ -4,15 +4,14 @@ import subprocess
 import sys
 from fractions import Fraction
 
-import numpy as np
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scipy.optimize import linprog
+from tests_support import evaluate_pdl, lp_value, zero_sum_regret
 
 from symgame.cli import main
-from symgame.model.expr import parse_expression, parse_relation
+from symgame.model.expr import parse_expression
 
 
 def solve_json(tmp_path, capsys, data):
@@ -20,42 +19,6 @@ def solve_json(tmp_path, capsys, data):
     path.write_text(yaml.safe_dump(data))
     assert main(["solve", str(path), "--json"]) == 0
     return json.loads(capsys.readouterr().out)["detail"]
-
-
-def evaluate_pdl(result, point):
-    """Walk the JSON PDL like an outside tool would: first rule whose conditions hold."""
-    import sympy as sp
-
-    names = {p["name"]: sp.Symbol(p["name"], real=True) for p in result["parameters"]}
-    subs = {names[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
-    for rule in result["pdl"]:
-        ok = True
-        for cond in rule["when"]:
-            expr, rel = parse_relation(cond, names)
-            value = expr.subs(subs)
-            ok &= {">": value > 0, ">=": value >= 0, "==": value == 0, "!=": value != 0}[rel]
-        if ok:
-            return {player: {a: Fraction(str(parse_expression(p, names).subs(subs))) for a, p in mix.items()}
-                    for player, mix in rule["profile"].items()}
-    raise AssertionError("no rule fired")
-
-
-def zero_sum_regret(matrix, x, y):
-    """max_i (A y)_i - x A y and x A y - min_j (x A)_j, exactly."""
-    rows, cols = len(matrix), len(matrix[0])
-    ay = [sum(matrix[i][j] * y[j] for j in range(cols)) for i in range(rows)]
-    xa = [sum(matrix[i][j] * x[i] for i in range(rows)) for j in range(cols)]
-    value = sum(x[i] * ay[i] for i in range(rows))
-    return max(ay) - value, value - min(xa), value
-
-
-def lp_value(matrix):
-    a = np.array(matrix, dtype=float)
-    m, n = a.shape
-    res = linprog(np.r_[np.zeros(m), -1], A_ub=np.c_[-a.T, np.ones(n)], b_ub=np.zeros(n),
-                  A_eq=np.r_[np.ones(m), 0][None, :], b_eq=[1], bounds=[(0, None)] * m + [(None, None)],
-                  method="highs")
-    return -res.fun
 
 
 GAME = {
