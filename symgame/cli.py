@@ -404,9 +404,18 @@ def cmd_convert(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     try:
         if b == "efg":
-            if a != "efg":
-                raise gambit.GambitError(f"{src}: only a game tree (.efg) can be written as .efg")
-            text = gambit.write_efg(gambit.load_efg(src))
+            if a == "efg":
+                tree = gambit.load_efg(src)
+            else:                                          # a YAML/JSON game tree (without parameters)
+                from .model.gamefile import read_document
+                from .model.treefile import is_tree_data
+
+                data, where = read_document(src)
+                if not is_tree_data(data):
+                    raise gambit.GambitError(f"{src}: only a game tree (.efg, or a YAML/JSON tree) can be written "
+                                             "as .efg")
+                tree = gambit.tree_from_tree_data(data, where)
+            text = gambit.write_efg(tree)
         elif a == "efg" and b in ("yaml", "json"):        # the tree itself, in symgame's tree format
             data = gambit.tree_to_data(gambit.load_efg(src))
             text = (json.dumps(data, indent=2) + "\n" if b == "json"

@@ -36,7 +36,7 @@ from fractions import Fraction
 from itertools import product
 from math import prod
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import InputError, LimitError
 
@@ -743,8 +743,87 @@ def tree_to_data(tree: GambitTree) -> dict:
             info = tree.infosets[(node.player, node.infoset)]
             built[index] = {"player": names[node.player - 1], "infoset": keys[(node.player, node.infoset)],
                             "actions": {a: built.pop(c) for a, c in zip(unique_names(info.actions), node.children)}}
-    return {"game": re.sub(r"[^A-Za-z0-9_.-]+", "_", tree.title).strip("_")[:64] or "efg_game",
+    return {"game": re.sub(r"[^A-Za-z0-9_.-]+", "_", tree.title)[:64].strip("_") or "efg_game",
             "players": names, "root": built[0]}
+
+
+def tree_from_tree_data(data: Any, source: str = "<tree>") -> GambitTree:
+    """A game tree in symgame's YAML/JSON tree format (:mod:`symgame.model.treefile`) as a Gambit tree, the inverse
+    of :func:`tree_to_data`: ``.efg -> .yaml -> .efg`` gives the same tree (information sets by name, chance labels,
+    exact payoffs at the leaves). Iterative.
+
+    Parameters
+    ----------
+    data : mapping
+        The parsed tree file (checked by :func:`symgame.model.treefile.tree_from_data` first).
+    source : str
+        For messages.
+
+    Returns
+    -------
+    GambitTree
+
+    Raises
+    ------
+    GambitError
+        A tree with parameters (Gambit's format holds numbers only), or a tree file that is not well formed.
+
+    Examples
+    --------
+    >>> t = read_efg('EFG 2 R "t" { "A" "B" } "" p "" 1 1 "" { "l" "r" } 0 t "" 1 "" { 1, -1 } t "" 2 "" { 0, 0 }')
+    >>> back = tree_from_tree_data(tree_to_data(t))
+    >>> [leaf.payoffs for leaf in back.leaves()] == [leaf.payoffs for leaf in t.leaves()]
+    True
+    """
+    from .gamefile import GameFileError
+    from .treefile import tree_from_data
+
+    try:
+        shape = tree_from_data(data, source)
+    except GameFileError as exc:
+        raise GambitError(str(exc)) from None
+    if shape.parameters:
+        raise GambitError(f"{source}: a tree with parameters cannot be written as .efg (Gambit's format holds "
+                          f"numbers only; fix {', '.join(p.name for p in shape.parameters)} in the file first)")
+
+    def exact(value: Any) -> Fraction:
+        return Fraction(int(value.p), int(value.q)) if hasattr(value, "q") else Fraction(value)
+
+    players = tuple(str(p) for p in data["players"])
+    index = {name: k + 1 for k, name in enumerate(players)}
+    nodes: list[TreeNode] = []
+    infosets: dict[tuple[int, int], Infoset] = {}
+    numbers: dict[tuple[int, str], int] = {}
+    outcomes: dict[int, tuple[str, tuple[Fraction, ...]]] = {}
+    chance_sets = 0
+    stack: list[tuple[Any, Any, int]] = [(data["root"], shape.game.root, -1)]
+    while stack:
+        spec, node, parent = stack.pop()
+        here = len(nodes)
+        if parent >= 0:
+            nodes[parent].children.append(here)
+        if "payoffs" in spec:
+            number = len(outcomes) + 1
+            outcomes[number] = ("", tuple(exact(v) for v in node.payoffs))
+            nodes.append(TreeNode("t", "", outcome=number))
+            continue
+        if "chance" in spec:
+            chance_sets += 1
+            labels = tuple(str(b.get("label", k + 1)) for k, b in enumerate(spec["chance"]))
+            infosets[(0, chance_sets)] = Infoset(0, chance_sets, "", labels, tuple(exact(p) for p, _ in node.outcomes))
+            nodes.append(TreeNode("c", "", 0, chance_sets))
+            stack.extend(reversed([(b["node"], child, here) for b, (_, child) in zip(spec["chance"], node.outcomes)]))
+            continue
+        player = index[str(spec["player"])]
+        key = (player, str(spec["infoset"]))
+        if key not in numbers:
+            numbers[key] = sum(1 for p, _ in numbers if p == player) + 1
+            infosets[(player, numbers[key])] = Infoset(player, numbers[key], key[1],
+                                                        tuple(label for label, _ in node.actions))
+        nodes.append(TreeNode("p", "", player, numbers[key]))
+        stack.extend(reversed([(child_spec, child, here)
+                               for child_spec, (_, child) in zip(spec["actions"].values(), node.actions)]))
+    return GambitTree(str(data.get("game", "tree")), players, nodes, infosets, outcomes)
 
 
 def unique_names(names: Sequence[str]) -> list[str]:

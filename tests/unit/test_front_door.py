@@ -341,3 +341,25 @@ def test_the_atlas_answers_a_normal_form_in_action_terms(solutions):
             assert sp.simplify(total - 1) == 0
             assert sp.simplify(parse_expression(full["left"], t, sqrt=True)
                                - parse_expression(e["variables"][name], t, sqrt=True)) == 0
+
+
+def test_a_tree_round_trips_through_symgames_tree_format(tmp_path, capsys):
+    """.efg -> .yaml -> .efg keeps the tree: every leaf's path (player, information set, action), chance
+    probability and payoffs; the YAML tree is solved as the .efg is."""
+    from symgame.model.gambit import load_efg
+
+    efg = tmp_path / "match.efg"
+    efg.write_text(MATCH)
+    assert main(["convert", str(efg), str(tmp_path / "match.yaml")]) == 0
+    assert main(["convert", str(tmp_path / "match.yaml"), str(tmp_path / "back.efg")]) == 0
+    capsys.readouterr()
+    before, after = load_efg(efg), load_efg(tmp_path / "back.efg")
+    assert [(leaf.path, leaf.chance, leaf.payoffs) for leaf in before.leaves()] == \
+        [(leaf.path, leaf.chance, leaf.payoffs) for leaf in after.leaves()]
+    assert symgame.solve(tmp_path / "back.efg").to_data()["pieces"][0]["value"] == \
+        symgame.solve(efg).to_data()["pieces"][0]["value"]
+    with_parameter = tmp_path / "t.yaml"
+    with_parameter.write_text("game: t\nparameters: {a: '[0, 1]'}\nplayers: [A, B]\nroot:\n  player: A\n  infoset: x\n"
+                              "  actions:\n    l: {payoffs: ['a', '-a']}\n    r: {payoffs: ['0', '0']}\n")
+    assert main(["convert", str(with_parameter), str(tmp_path / "t.efg")]) == 2
+    assert "cannot be written as .efg" in capsys.readouterr().err
