@@ -1633,7 +1633,8 @@ def _lemke_howson_set(a, b, labels: int) -> EquilibriumSet:
 
 
 def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, budget: int = 3 ** 14,
-          timeout: float | None = None):
+          timeout: float | None = None, checkpoint: str | Path | None = None, scheduler: str | None = None,
+          progress: bool = False):
     """Every equilibrium family of a one-parameter polynomial game, with exact ranges (see ``symgame atlas``).
 
     A one- or two-player :class:`~symgame.model.game.NormalFormGame` (a parameter interval, polynomial
@@ -1655,6 +1656,13 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
         The largest case space accepted.
     timeout : float, optional
         Seconds of wall time.
+    checkpoint : str or Path, optional
+        A file that keeps every finished unit of work; the same call resumes from it (it is checked to belong to
+        this game, line by line).
+    scheduler : str, optional
+        The address of a Dask distributed scheduler (``tcp://host:8786``) to run the cases on its workers.
+    progress : bool
+        Report the stages on standard error.
 
     Returns
     -------
@@ -1682,13 +1690,15 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
     >>> [(f.ident, dict(f.members[0].branch.values)) for f in atlas(game).families]
     [('F1', {'Row_tails': 1, 'Col': 2/(t + 3), 'Row_heads': 2/(t + 3)})]
     """
-    from .engine.atlas import CaseSpaceTooLarge, ProcessMapper, build_atlas, serial_map
+    from .engine.atlas import CaseSpaceTooLarge, build_atlas
     from .model.game import NormalFormGame
     from .model.polygame import PolynomialGame
 
     if workers is not None:
         _positive_int("atlas", "workers", workers)
     _positive_int("atlas", "budget", budget)
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise InputError(f"atlas: scheduler must be an address such as 'tcp://host:8786', got {scheduler!r}")
     if isinstance(game, NormalFormGame):
         from .model.polyfile import normal_form_tree
         from .model.treefile import polynomial_game_from_tree
@@ -1696,17 +1706,72 @@ def atlas(game: PolynomialGame | NormalFormGame, *, workers: int | None = 1, bud
         game = polynomial_game_from_tree(normal_form_tree(game, game.name), game.name)
     if not isinstance(game, PolynomialGame):
         raise InputError(f"atlas: expected a polynomial game, got {type(game).__name__}")
+    if len(game.parameters) != 1:
+        raise InputError(f"atlas: {game.name}: the case-splitting engine takes games with exactly one parameter "
+                         f"({len(game.parameters)} here)")
     try:
-        with _time_limit(timeout):
-            if workers == 1:
-                return build_atlas(game, serial_map, budget=budget)
-            with ProcessMapper(workers) as mapper:
-                return build_atlas(game, mapper, budget=budget)
+        with _time_limit(timeout), executor(workers, scheduler) as mapper:
+            return build_atlas(game, mapper, checkpoint=None if checkpoint is None else Path(checkpoint),
+                               budget=budget, progress=progress)
     except CaseSpaceTooLarge as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(f"{exc} (a budget of {exc.needed} admits it: budget={exc.needed}, symgame atlas "
+                         f"--budget {exc.needed})") from None
+    except InputError:
+        raise
+    except (ValueError, NotImplementedError) as exc:      # the engine's refusal of a game it cannot split
+        raise InputError(f"atlas: {game.name}: {exc}") from None
 
 
-def stability(game: PolynomialGame, *, rates: dict | None = None, scale: object = 1, workers: int | None = 1):
+class _Serial:
+    def __enter__(self):
+        from .engine.atlas import serial_map
+
+        return serial_map
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def executor(workers: int | None = 1, scheduler: str | None = None) -> Any:
+    """The executor of the atlas and Goofspiel's levels, as a context manager that gives a mapper: serial for
+    ``workers=1``, a kept process pool otherwise (``None``: every core), or a Dask distributed cluster at
+    ``scheduler`` (the extra ``symgame[dask]``).
+
+    Parameters
+    ----------
+    workers : int or None
+    scheduler : str, optional
+        A Dask scheduler's address.
+
+    Returns
+    -------
+    context manager
+        Entering it gives ``mapper(function, items)``; leaving it ends the workers.
+
+    Raises
+    ------
+    MissingDependencyError
+        A scheduler without Dask installed.
+
+    Examples
+    --------
+    >>> with executor(1) as mapper:                  # each item is a tuple of arguments
+    ...     list(mapper(pow, [(2, 3), (3, 2)]))
+    [8, 9]
+    """
+    from .engine.atlas import DaskMapper, ProcessMapper
+    from .errors import optional_import
+
+    if scheduler:
+        optional_import("distributed", "a Dask scheduler", "dask")
+        return DaskMapper(scheduler)
+    if workers == 1:
+        return _Serial()
+    return ProcessMapper(workers)
+
+
+def stability(game: PolynomialGame, *, rates: dict | None = None, scale: object = 1, workers: int | None = 1,
+              scheduler: str | None = None):
     """Stability of every equilibrium family of a one-parameter polynomial game under the gradient dynamics
     ``dx/dt = scale * k_x * x (1 - x) * dE_owner/dx`` (Billingham, arXiv:1707.01392, 2017, eq. (23)), with the
     parameter symbolic (see ``symgame stability``).
@@ -1724,6 +1789,8 @@ def stability(game: PolynomialGame, *, rates: dict | None = None, scale: object 
         A common factor of the rates.
     workers : int or None
         Processes for the atlas.
+    scheduler : str, optional
+        A Dask scheduler's address for the atlas.
 
     Returns
     -------
@@ -1742,7 +1809,7 @@ def stability(game: PolynomialGame, *, rates: dict | None = None, scale: object 
     """
     from .engine.stability import stability_analysis
 
-    return stability_analysis(atlas(game, workers=workers), rates, scale)
+    return stability_analysis(atlas(game, workers=workers, scheduler=scheduler), rates, scale)
 
 
 def dynamics(game: PolynomialGame, start: "dict[str, float] | None" = None, *, at: object = None,

@@ -220,7 +220,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     except SymgameError as exc:             # anything symgame raises on purpose that a command did not map itself
         from .errors import NoResultError
 
-        print(f"symgame {args.command}: {exc}", file=sys.stderr)
+        file = getattr(args, "file", None)
+        named = file is None or str(file) in str(exc)
+        print(f"symgame {args.command}: {'' if named else f'{file}: '}{exc}", file=sys.stderr)
         return EXIT_NO_RESULT if isinstance(exc, NoResultError) else EXIT_INPUT
 
 
@@ -344,6 +346,7 @@ def _progress(game: str):
 
 def cmd_goofspiel(args: argparse.Namespace) -> int:
     """``symgame goofspiel --cards N [--objective amount|win] [--exact] [--json]``: value and first moves."""
+    from .api import executor
     from .errors import InputError
     from .export.documents import dumps
     from .games.goofspiel import solve
@@ -353,7 +356,7 @@ def cmd_goofspiel(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     progress = (lambda line: print(line, file=sys.stderr, flush=True)) if args.progress else None
     try:
-        with atlas_mapper(args) as mapper:
+        with executor(args.workers, args.scheduler) as mapper:
             result = solve(args.cards, exact=args.exact, objective=args.objective, mapper=mapper,
                            checkpoint=args.checkpoint, progress=progress)
     except (InputError, ValueError) as exc:
@@ -515,8 +518,7 @@ def _stdin_file(folder: Path) -> Path:
 
 def cmd_atlas(args: argparse.Namespace) -> int:
     """``symgame atlas FILE [--json] [--at P=VALUE]``: the equilibrium atlas of a polynomial game file."""
-    from .engine.atlas import CaseSpaceTooLarge, SchedulerError, build_atlas
-    from .errors import StoreError
+    from .api import atlas as api_atlas
     from .export.atlas_outputs import atlas_json, witnesses_json
     from .export.atlas_outputs import summary_markdown as summary_markdown_atlas
     from .export.documents import dumps
@@ -531,22 +533,9 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    if args.budget < 1 or (args.workers is not None and args.workers < 1):
-        print("symgame atlas: --budget and --workers must be positive", file=sys.stderr)
-        return EXIT_INPUT
     try:
-        with atlas_mapper(args) as mapper:
-            atlas = build_atlas(game, mapper, checkpoint=args.checkpoint, budget=args.budget,
-                                progress=args.progress)
-    except CaseSpaceTooLarge as exc:
-        print(f"symgame: {args.file}: {exc} (--budget {exc.needed})", file=sys.stderr)
-        return EXIT_INPUT
-    except (SchedulerError, StoreError) as exc:
-        print(f"symgame atlas: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except (ValueError, NotImplementedError) as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        atlas = api_atlas(game, workers=args.workers, budget=args.budget, checkpoint=args.checkpoint,
+                          scheduler=args.scheduler, progress=args.progress)
     except KeyboardInterrupt:
         where = f"; finished work is kept in {args.checkpoint}: run the same command to resume" \
             if args.checkpoint else "; use --checkpoint FILE to keep finished work"
@@ -566,31 +555,6 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(summary_markdown_atlas(analysis, data, game.name))
     return 0 if analysis.all_proved and analysis.numeric_agrees and not atlas.unsolved else EXIT_NO_RESULT
-
-
-class _Serial:
-    def __enter__(self):
-        from .engine.atlas import serial_map
-
-        return serial_map
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-def atlas_mapper(args: argparse.Namespace):
-    """The executor chosen on the command line, as a context manager giving a mapper."""
-    from .engine.atlas import DaskMapper, ProcessMapper
-
-    if getattr(args, "scheduler", None):
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise ValueError("--scheduler needs Dask: pip install 'symgame[dask]'") from None
-        return DaskMapper(args.scheduler)
-    if args.workers == 1:
-        return _Serial()
-    return ProcessMapper(args.workers)
 
 
 def _assignments(texts: Sequence[str], what: str, names: Sequence[str], positive: bool = False,
@@ -784,9 +748,8 @@ def _distributions(text: str, players, strategies) -> list[list[float]]:
 
 
 def cmd_stability(args: argparse.Namespace) -> int:
-    """``symgame stability FILE [--json]``: families x parameter ranges, exact."""
-    from .engine.atlas import CaseSpaceTooLarge, build_atlas
-    from .engine.stability import StabilityError, stability_analysis
+    """``symgame stability FILE [--json]``: families x parameter ranges, exact (:func:`symgame.stability`)."""
+    from .api import stability
     from .export.documents import dumps
     from .export.stability_outputs import stability_json, stability_markdown
     from .model.gamefile import GameFileError
@@ -801,19 +764,14 @@ def cmd_stability(args: argparse.Namespace) -> int:
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    try:
-        with atlas_mapper(args) as mapper:
-            atlas = build_atlas(game, mapper)
-        analysis = stability_analysis(atlas, {x: str(k) for x, k in rates.items()}, str(scale))
-    except (CaseSpaceTooLarge, StabilityError, ValueError, NotImplementedError) as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+    analysis = stability(game, rates={x: str(k) for x, k in rates.items()}, scale=str(scale), workers=args.workers,
+                         scheduler=getattr(args, "scheduler", None))
     if args.json:
         sys.stdout.write(dumps(stability_json(analysis)))
     else:
         sys.stdout.write(stability_markdown(analysis))
     decided = all(r.stability != "undecided" for f in analysis.families for r in f.ranges)
-    return 0 if decided and not atlas.unsolved else EXIT_NO_RESULT
+    return 0 if decided and not analysis.unsolved_cases else EXIT_NO_RESULT
 
 
 def parse_at(text: str, game) -> Fraction:

@@ -175,6 +175,8 @@ class StabilityAnalysis:
     rates: tuple[tuple[str, sp.Rational], ...]
     families: tuple[FamilyStability, ...]
     seconds: float = field(default=0.0, compare=False)
+    #: Cases of the atlas left unsolved (0: the families are every equilibrium of the game).
+    unsolved_cases: int = 0
 
 
 # --------------------------------------------------------------------------- the analysis
@@ -199,7 +201,7 @@ def stability_analysis(atlas: Atlas, rates: dict[str, object] | None = None, sca
     k = rates_for(game, rates)
     families = tuple(map_(_FamilyJob(game, dict(rates or {}), str(scale), timeout_ms), atlas.families))
     return StabilityAnalysis(game.name, game.parameter_names[0], sp.Rational(str(scale)),
-                             tuple(sorted(k.items())), families, time.perf_counter() - t0)
+                             tuple(sorted(k.items())), families, time.perf_counter() - t0, len(atlas.unsolved))
 
 
 @dataclass(frozen=True)
