@@ -1859,6 +1859,70 @@ def dynamics(game: PolynomialGame, start: "dict[str, float] | None" = None, *, a
     return classify(dyn, x0, until=until, window=min(1000.0, until / 2))
 
 
+def replicator_dynamics(game: NormalFormGame | StrategicGame, start: Sequence[Sequence[Any]] | None = None, *,
+                        at: Any = None, until: float = 500.0, single_population: bool = False):
+    """The replicator dynamics of a normal-form game (one population per player, or one population playing a
+    symmetric game against itself) from ``start`` (default uniform) up to ``t = until``, classified: periodic,
+    quasi-periodic, converging, or absorbed at a face. Floats: a numeric integration (scipy's DOP853).
+
+    Parameters
+    ----------
+    game : NormalFormGame or StrategicGame
+    start : sequence of sequences, optional
+        One positive distribution per population (each summing to 1).
+    at : rational, optional
+        The value of the game's parameter (a game with one parameter).
+    until : float
+        The end of the integration.
+    single_population : bool
+        One population (a symmetric two-player game).
+
+    Returns
+    -------
+    ReplicatorRun
+
+    Raises
+    ------
+    InputError
+        Another kind of game, a missing or extra parameter value, a start that is not a distribution, a
+        single population for a game that is not symmetric.
+
+    Examples
+    --------
+    >>> pd = normal_form(([[3, 0], [5, 1]], [[3, 5], [0, 1]]), players=[("Ann", ["cooperate", "defect"]),
+    ...                                                            ("Bob", ["cooperate", "defect"])])
+    >>> run = replicator_dynamics(pd, until=200)           # the prisoner's dilemma: cooperation dies out
+    >>> run.kind, run.extinct
+    ('absorbed at a face', ((0,), (0,)))
+    """
+    from .model.gambit import StrategicGame, from_normal_form
+    from .model.game import NormalFormGame
+    from .numeric.replicator import replicator
+
+    if isinstance(game, NormalFormGame):
+        names = game.domain.names
+        if len(names) > 1:
+            raise InputError("replicator dynamics of a game with several parameters: fix them in the file")
+        if names:
+            if at is None:
+                raise InputError(f"the game has a parameter: give its value (at=..., --at {names[0]}=VALUE)")
+            point = _point({names[0]: at}, {})
+            if not game.domain.contains(point):
+                raise InputError(f"{names[0]} = {point[names[0]]} is outside the game's domain")
+            matrices = game.payoffs_at(point)
+            shell = StrategicGame(game.name, tuple(p.name for p in game.players),
+                                  tuple(p.actions for p in game.players), ())
+            game = StrategicGame(shell.title, shell.players, shell.strategies, tuple(
+                tuple(m[prof[0]][prof[1] if len(prof) > 1 else 0] for m in matrices) for prof in shell.profiles()))
+        else:
+            game = from_normal_form(game)
+    if not isinstance(game, StrategicGame):
+        raise InputError(f"replicator_dynamics: expected a normal-form game, got {type(game).__name__}")
+    if isinstance(until, bool) or not isinstance(until, (int, float)) or not 0 < until <= 10 ** 6:
+        raise InputError(f"until: expected a time in (0, 10^6], got {until!r}")
+    return replicator(game, start, until=until, single_population=single_population)
+
+
 def tree_solve(source: "str | Path | Any"):
     """The value and optimal behaviour strategies of a two-player zero-sum game tree as exact functions of
     its parameter: with one parameter (or none), pieces with exact breakpoints, each certified on its whole

@@ -347,7 +347,6 @@ def _progress(game: str):
 def cmd_goofspiel(args: argparse.Namespace) -> int:
     """``symgame goofspiel --cards N [--objective amount|win] [--exact] [--json]``: value and first moves."""
     from .api import executor
-    from .errors import InputError
     from .export.documents import dumps
     from .games.goofspiel import solve
 
@@ -458,7 +457,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     import time
 
     from .api import solve
-    from .errors import InputError, NoResultError
+    from .errors import NoResultError
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="symgame-stdin-") as folder:
@@ -502,7 +501,6 @@ def _located(exc: Exception, file: Path, shown: str) -> str:
 def _stdin_file(folder: Path) -> Path:
     """Standard input (at most the game files' size cap) as a file in ``folder`` named by its format: a Gambit
     ``.nfg``/``.efg`` by its first word, anything else YAML (which reads JSON too)."""
-    from .errors import InputError
     from .model.gamefile import MAX_FILE_BYTES
     from .model.store import write_atomic
 
@@ -607,114 +605,54 @@ def _scale(text: str) -> Fraction:
 
 
 def cmd_dynamics(args: argparse.Namespace) -> int:
-    """``symgame dynamics FILE --at P=V [--from x=V,...] [--until T] [--json]``: one trajectory, classified."""
-
-    from .api import load
-    from .errors import InputError
+    """``symgame dynamics FILE [--at P=V] [--from ...] [--until T] [--json]``: one trajectory, classified
+    (:func:`symgame.dynamics` for polynomial games, :func:`symgame.api.replicator_dynamics` for normal forms)."""
+    from .api import dynamics, load, replicator_dynamics
     from .export.documents import dumps
+    from .export.dynamics_outputs import long_run_json, long_run_text, replicator_json, replicator_text
+    from .model.gambit import StrategicGame
+    from .model.game import NormalFormGame
     from .model.gamefile import GameFileError
-    from .model.polyfile import load_polynomial_game
     from .model.polygame import PolynomialGame
-    from .numeric.dynamics import classify, compile_dynamics
 
+    loaded = load(args.file)
     try:
-        loaded = load(args.file)
-    except InputError as exc:
-        print(f"symgame: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    if not isinstance(loaded, PolynomialGame):
-        return _replicator_cli(args, loaded)
-    if args.single_population:
-        print("symgame dynamics: --single-population is for normal-form games (replicator dynamics)", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        game = load_polynomial_game(args.file)
+        _check_until(args.until)
+        if not isinstance(loaded, PolynomialGame):
+            if args.rate or args.scale != "1":
+                raise GameFileError("--rate/--scale", "", "rates and scale are options of the gradient dynamics only")
+            if isinstance(loaded, StrategicGame):
+                players, names = list(loaded.players), [list(s) for s in loaded.strategies]
+            elif isinstance(loaded, NormalFormGame):
+                players, names = [p.name for p in loaded.players], [list(p.actions) for p in loaded.players]
+            else:
+                raise GameFileError(str(args.file), "", "symgame dynamics takes a polynomial game or a normal-form "
+                                    "game (a game tree: its strategic form, symgame convert GAME.efg GAME.nfg)")
+            if args.single_population:
+                players = players[:1]
+            start = _distributions(args.start, players, names) if args.start else None
+            at = args.at.partition("=")[2].strip() if args.at else None
+            run = replicator_dynamics(loaded, start, at=at, until=args.until, single_population=args.single_population)
+            data = replicator_json(loaded, run, args.until, args.single_population)
+            sys.stdout.write(dumps(data) if args.json else replicator_text(data) + "\n")
+            return 0
+        if args.single_population:
+            raise GameFileError("--single-population", "", "for normal-form games (replicator dynamics)")
+        game = loaded
         if game.parameter_names and not args.at:
             raise GameFileError("--at", "", f"the game has a parameter: give --at {game.parameter_names[0]}=VALUE")
         value = parse_at(args.at, game) if game.parameter_names else None
-        start = _assignments([args.start] if args.start else [], "--from", game.variables, unit=True)
+        start_values = _assignments([args.start] if args.start else [], "--from", game.variables, unit=True)
         rates = _assignments(args.rate, "--rate", game.variables, positive=True)
         scale = _scale(args.scale)
-        _check_until(args.until)
     except GameFileError as exc:
         print(f"symgame: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    dyn = compile_dynamics(game, float(value) if value is not None else None,
-                           {x: float(k) for x, k in rates.items()}, float(scale))
-    x0 = [float(start.get(x, Fraction(1, 2))) for x in game.variables]
-    run = classify(dyn, x0, until=args.until, window=min(1000.0, args.until / 2))
-    data = {"game": game.name, "parameter": {game.parameter_names[0]: str(value)} if value is not None else {},
-            "start": dict(zip(game.variables, x0)), "until": args.until, "kind": run.kind,
-            "lyapunov_exponent": run.lyapunov,
-            "transient_lyapunov_exponent": None if run.transient_lyapunov != run.transient_lyapunov
-            else run.transient_lyapunov,
-            "absorbed_at": run.absorbed_at, "section_spread": run.section_spread, "amplitude": run.amplitude,
-            "frequencies": list(run.frequencies),
-            "profit_rates": {p.name: r for p, r in zip(game.players, run.profit_rates)},
-            "final": dict(zip(game.variables, run.final))}
-    if args.json:
-        sys.stdout.write(dumps(data))
-        return 0
-    print(f"{game.name}: {run.kind} (t <= {args.until:g}; largest Lyapunov exponent {run.lyapunov:.4g}"
-          + (f"; every frequency at 0 or 1 from t = {run.absorbed_at:g}" if run.absorbed_at else "") + ")")
-    print("profit rates: " + ", ".join(f"{p.name} {r:.5f}" for p, r in zip(game.players, run.profit_rates)))
-    print("final: " + ", ".join(f"{x} = {v:.4f}" for x, v in zip(game.variables, run.final)))
-    return 0
-
-
-def _replicator_cli(args: argparse.Namespace, game) -> int:
-    """``symgame dynamics`` on a normal-form game: the replicator dynamics (one population per player, or one
-    population with ``--single-population``)."""
-
-    from .export.documents import dumps
-    from .model.gambit import StrategicGame, from_normal_form
-    from .model.game import NormalFormGame
-    from .model.gamefile import GameFileError
-    from .numeric.replicator import replicator
-
-    try:
-        if isinstance(game, NormalFormGame):
-            if game.domain.names:
-                if not args.at:
-                    raise GameFileError("--at", "", f"the game has parameters: give --at {game.domain.names[0]}=VALUE")
-                if len(game.domain.names) > 1:
-                    raise GameFileError("--at", "", "replicator dynamics of a game with several parameters: "
-                                        "fix them in the file")
-                value = parse_value_at(args.at, game.domain.names[0], game.domain.parameters[0])
-                matrices = game.payoffs_at({game.domain.names[0]: value})
-                shell = StrategicGame(game.name, tuple(p.name for p in game.players),
-                                      tuple(p.actions for p in game.players), ())
-                game = StrategicGame(shell.title, shell.players, shell.strategies, tuple(
-                    tuple(m[prof[0]][prof[1] if len(prof) > 1 else 0] for m in matrices) for prof in shell.profiles()))
-            else:
-                game = from_normal_form(game)
-        if not isinstance(game, StrategicGame):
-            raise GameFileError(str(args.file), "", "symgame dynamics takes a polynomial game or a normal-form game")
-        if args.rate or args.scale != "1":
-            raise GameFileError("--rate/--scale", "", "rates and scale are options of the gradient dynamics only")
-        _check_until(args.until)
-        players = game.players[:1] if args.single_population else game.players
-        start = _distributions(args.start, players, game.strategies) if args.start else None
-        run = replicator(game, start, until=args.until, single_population=args.single_population)
-    except GameFileError as exc:
-        print(f"symgame: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    except InputError as exc:
-        print(f"symgame: {args.file}: {exc}", file=sys.stderr)
-        return EXIT_INPUT
-    final = {p: dict(zip(game.strategies[i], (float(v) for v in run.states[i][-1]))) for i, p in enumerate(players)}
-    data = {"game": game.title, "dynamics": "replicator" + (" (one population)" if args.single_population else ""),
-            "until": args.until, "kind": run.kind, "section_spread": run.section_spread,
-            "frequencies": list(run.frequencies), "payoff_rates": dict(zip(players, run.payoff_rates)),
-            "extinct": {p: [game.strategies[i][a] for a in run.extinct[i]] for i, p in enumerate(players)},
-            "final": final}
-    if args.json:
-        sys.stdout.write(dumps(data))
-        return 0
-    print(f"{game.title}: replicator dynamics, {run.kind} (t <= {args.until:g})")
-    print("payoff rates: " + ", ".join(f"{p} {r:.5f}" for p, r in zip(players, run.payoff_rates)))
-    for p, probs in final.items():
-        print(f"final {p}: " + ", ".join(f"{a} {v:.4f}" for a, v in probs.items()))
+    x0 = {x: float(start_values.get(x, Fraction(1, 2))) for x in game.variables}
+    run = dynamics(game, x0, at=value, until=args.until, rates={x: float(k) for x, k in rates.items()},
+                   scale=float(scale))
+    data = long_run_json(game, run, value, list(x0.values()), args.until)
+    sys.stdout.write(dumps(data) if args.json else long_run_text(data) + "\n")
     return 0
 
 
