@@ -900,15 +900,15 @@ def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed:
     follows from the game (the table is in docs/engines.md; :attr:`Solution.engine` names the one used):
 
     * a normal form of one or two players: **parametric support enumeration** (every equilibrium branch as
-      exact functions of up to two or more parameters, a decision list certified on the whole domain by z3,
-      cross-checked at rational points); with ``every=True`` and no parameters, **vertex enumeration** (every
-      extreme equilibrium and the maximal convex sets);
+      exact functions of its parameters, a decision list certified on the whole domain by z3, cross-checked at
+      rational points); without parameters, with ``every=True`` or past :data:`VERTEX_FIRST` support pairs,
+      **vertex enumeration** (every extreme equilibrium and the maximal convex sets);
     * a normal form of three or more players without parameters, or a Gambit tree that is not two-player
       zero-sum: **enumpoly** (every isolated equilibrium and every family, exact), or for a two-player
       general-sum tree one equilibrium by Lemke's algorithm on the sequence form unless ``every``;
     * a two-player zero-sum (constant-sum) Gambit tree: the **sequence-form LP**, made exact, with a
       certified value;
-    * a two-player zero-sum YAML tree with one or two parameters: the **parametric sequence-form LP**
+    * a two-player zero-sum YAML tree with at most two parameters: the **parametric sequence-form LP**
       (pieces or regions of the parameters, each certified);
     * a polynomial game, a game of three or more players with a parameter, or a general-sum tree with a
       parameter: the **atlas** (every equilibrium family with exact ranges of the parameter);
