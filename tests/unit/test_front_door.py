@@ -248,7 +248,8 @@ sys.exit(main(["solve", "examples/rps_variant.yaml", "--latex"]))
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout.splitlines()[0] == "Always: Row plays {a1: 1/2, a2: 1/2}; Col plays {a1: 1/2, a2: 1/2}"
     assert "refused: LaTeX cheat sheets need jinja2: pip install 'symgame[export]'" in proc.stdout
-    assert proc.stderr.strip() == "symgame solve: LaTeX cheat sheets need jinja2: pip install 'symgame[export]'"
+    assert proc.stderr.strip() == ("symgame solve: examples/rps_variant.yaml: LaTeX cheat sheets need jinja2: "
+                                   "pip install 'symgame[export]'")
 
 
 @pytest.mark.parametrize("text, first", [
