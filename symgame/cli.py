@@ -631,7 +631,9 @@ def cmd_dynamics(args: argparse.Namespace) -> int:
             if args.single_population:
                 players = players[:1]
             start = _distributions(args.start, players, names) if args.start else None
-            at = args.at.partition("=")[2].strip() if args.at else None
+            at = None
+            if isinstance(loaded, NormalFormGame) and len(loaded.domain.names) == 1 and args.at:
+                at = parse_value_at(args.at, loaded.domain.names[0], loaded.domain.parameters[0])
             run = replicator_dynamics(loaded, start, at=at, until=args.until, single_population=args.single_population)
             data = replicator_json(loaded, run, args.until, args.single_population)
             sys.stdout.write(dumps(data) if args.json else replicator_text(data) + "\n")

@@ -267,7 +267,7 @@ def test_cli_replicator_on_a_normal_form_file():
     assert data["dynamics"] == "replicator (one population)"
     assert abs(sum(data["final"]["Row"].values()) - 1) < 1e-9
     for bad in (["--at", "t=2", "--from", "Row=1/2:1/2:1/6"], ["--at", "t=9"], [],
-                ["--at", "t=2", "--rate", "x=1"]):
+                ["--at", "t=2", "--rate", "x=1"], ["--at", "q=2"]):
         out = _cli("dynamics", str(root / "examples" / "rps_variant.yaml"), *bad)
         assert out.returncode == 2, (bad, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr, out.stderr
