@@ -112,7 +112,7 @@ def from_normal_form(data: Mapping[str, Any], payoffs: Sequence[Mapping[str, str
     method = data["selection"]["method"]
     if data.get("all_equilibria") is not None:
         pieces = [{"when": _unique(r["when"]), "readable": r.get("readable", ""),
-                   "equilibria": [ident[_key(p)] for p in r["profiles"]], "selected": None}
+                   "equilibria": list(dict.fromkeys(ident[_key(p)] for p in r["profiles"])), "selected": None}
                   for r in data["all_equilibria"]]
         selection = ("all", "every equilibrium valid in each piece is listed; none is singled out")
     else:
