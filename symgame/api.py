@@ -1537,17 +1537,20 @@ def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
 
 def sequence_lcp_json(tree: GambitTree) -> dict[str, Any]:
     """The JSON contract of ``symgame solve`` for one equilibrium of a two-player tree with perfect recall from
-    Lemke's algorithm on the sequence form (:func:`symgame.engine.sequence_lcp.sequence_lcp_solve`):
-    ``behaviour`` (``null`` at information sets the player's own moves never reach), ``payoffs``, ``verified``
-    (exact best responses in the sequence form) and ``complete: false``."""
-    from .engine.sequence_lcp import sequence_lcp_solve
+    Lemke's algorithm on the sequence form (:func:`symgame.engine.sequence_lcp.sequence_lcp_solve`; past its
+    dense limit, floating-point pivoting whose basis is solved exactly,
+    :func:`symgame.numeric.sequence_lemke.two_player_tree_equilibrium`): ``behaviour`` (``null`` at information
+    sets the player's own moves never reach), ``payoffs``, ``verified`` (exact best responses in the sequence
+    form) and ``complete: false``."""
+    from .numeric.sequence_lemke import two_player_tree_equilibrium
 
-    eq = sequence_lcp_solve(tree)
+    eq = two_player_tree_equilibrium(tree)
     players = [name or f"Player {k + 1}" for k, name in enumerate(tree.players)]
     behaviour = {name: {infoset: None if probs is None else {a: str(p) for a, p in probs.items()}
                         for infoset, probs in beh.items()} for name, beh in zip(players, eq.behaviour)}
     return {"game": tree.title, "players": players, "engine": "sequence-form Lemke",
-            "method": f"sequence form, Lemke's algorithm ({eq.pivots} pivots)",
+            "method": (f"sequence form, Lemke's algorithm ({eq.pivots} pivots)" if eq.method == "exact integer pivoting"
+                       else f"sequence form, {eq.method}"),
             "equilibria": [{"behaviour": behaviour, "payoffs": {name: str(v) for name, v in zip(players, eq.payoffs)},
                             "verified": eq.verified}],
             "complete": False, "perfect_recall": True}

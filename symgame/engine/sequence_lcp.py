@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from ..errors import InputError, LimitError, NoResultError
 from ..model.gambit import GambitTree, infoset_keys
@@ -92,6 +93,9 @@ class SequenceEquilibrium:
         Each player's expected payoff and exact gain from a best response (0 at an equilibrium).
     pivots : int
         Pivots Lemke's algorithm took.
+    method : str
+        How the equilibrium was found: ``exact integer pivoting``, or a floating-point path whose basis was then
+        solved exactly, or best-response iteration (the check is exact either way).
     """
 
     plans: tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
@@ -99,6 +103,7 @@ class SequenceEquilibrium:
     payoffs: tuple[Fraction, Fraction]
     regrets: tuple[Fraction, Fraction]
     pivots: int
+    method: str = "exact integer pivoting"
 
     @property
     def verified(self) -> bool:
@@ -170,8 +175,110 @@ def _scaled(payoff: dict[tuple[int, int], Fraction], reach: dict[tuple[int, int]
     return {pair: int(v * scale) for pair, v in shifted.items() if v}
 
 
+@dataclass(frozen=True)
+class LcpSystem:
+    """The sequence-form linear complementarity problem ``w = q + M z``, ``w, z >= 0``, ``w^T z = 0`` of a
+    two-player tree, with exact integer data.
+
+    ``z = (x, y, u, v)``: the two realization plans (``sizes[0]`` and ``sizes[1]`` sequences) and the
+    multipliers of their constraint rows (``sizes[2]`` and ``sizes[3]``). ``M`` is sparse: row -> column ->
+    nonzero integer. ``constraints`` holds the rows of ``E`` and ``F`` (:func:`_constraints`).
+    """
+
+    game: SequenceGame
+    sizes: tuple[int, int, int, int]
+    M: dict[int, dict[int, int]]
+    q: tuple[int, ...]
+    constraints: tuple[list[dict[int, int]], list[dict[int, int]]]
+
+    @property
+    def n(self) -> int:
+        """The number of rows (and of complementary pairs)."""
+        return len(self.q)
+
+    def plans(self, z: list[Fraction]) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+        """The two realization plans inside a solution vector ``z``."""
+        n1, n2 = self.sizes[0], self.sizes[1]
+        return tuple(z[:n1]), tuple(z[n1:n1 + n2])
+
+
+def lcp_system(tree: GambitTree, max_rows: int | None = None) -> LcpSystem:
+    """The sequence-form LCP of a two-player tree with perfect recall (see the module text).
+
+    Parameters
+    ----------
+    tree : GambitTree
+        A two-player tree with perfect recall.
+    max_rows : int, optional
+        Refuse (``LimitError``) a problem with more rows than this.
+
+    Returns
+    -------
+    LcpSystem
+        Every leaf payoff lowered below 0 and scaled to integers (neither changes an equilibrium).
+
+    Raises
+    ------
+    InputError
+        For a tree that is not two-player or lacks perfect recall.
+    LimitError
+        When the problem has more than ``max_rows`` rows.
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import read_efg
+    >>> system = lcp_system(read_efg('EFG 2 R "t" { "A" "B" } p "" 1 1 "" { "l" "r" } 0 '
+    ...                              't "" 1 "" { 1, 0 } t "" 2 "" { 0, 1 }'))
+    >>> system.sizes, system.q
+    ((3, 1, 2, 1), (0, 0, 0, 0, -1, 0, -1))
+    """
+    game = sequence_game(tree)
+    n1, n2 = len(game.sequences[0]), len(game.sequences[1])
+    e_rows, f_rows = _constraints(game, 0), _constraints(game, 1)
+    m1, m2 = len(e_rows), len(f_rows)
+    n = n1 + n2 + m1 + m2
+    if max_rows is not None and n > max_rows:
+        raise LimitError(f"{tree.title}: the sequence-form LCP has {n} rows (more than {max_rows})")
+    leaves = tree.leaves()
+    a = _scaled(game.payoff[0], game.reach, max(leaf.payoffs[0] for leaf in leaves))
+    b = _scaled(game.payoff[1], game.reach, max(leaf.payoffs[1] for leaf in leaves))
+    # z = (x, y, u, v) >= 0; w = q + M z: w_x = -A y - E^T u, w_y = -B^T x - F^T v, w_u = E x - e, w_v = F y - f
+    ox, oy, ou, ov = 0, n1, n1 + n2, n1 + n2 + m1
+    M: dict[int, dict[int, int]] = {}
+
+    def add(i: int, j: int, v: int) -> None:
+        row = M.setdefault(i, {})
+        row[j] = row.get(j, 0) + v
+    for (s1, s2), v in a.items():
+        add(ox + s1, oy + s2, -v)
+    for (s1, s2), v in b.items():
+        add(oy + s2, ox + s1, -v)
+    for offset, block, rows in ((ox, ou, e_rows), (oy, ov, f_rows)):
+        for r, row in enumerate(rows):
+            for s, c in row.items():
+                add(offset + s, block + r, -c)
+                add(block + r, offset + s, c)
+    M = {i: {j: v for j, v in row.items() if v} for i, row in M.items()}
+    q = [0] * n
+    q[ou], q[ov] = -1, -1
+    return LcpSystem(game, (n1, n2, m1, m2), M, tuple(q), (e_rows, f_rows))
+
+
 def sequence_lcp_solve(tree: GambitTree, max_pivots: int = MAX_PIVOTS) -> SequenceEquilibrium:
     """One Nash equilibrium of a two-player tree with perfect recall (any sum), exactly (see the module text).
+
+    Parameters
+    ----------
+    tree : GambitTree
+        A two-player tree with perfect recall and at most :data:`MAX_ROWS` LCP rows (larger ones:
+        :func:`symgame.numeric.sequence_lemke.two_player_tree_equilibrium`).
+    max_pivots : int
+        Give up after this many pivots.
+
+    Returns
+    -------
+    SequenceEquilibrium
+        Realization plans, behaviour strategies, payoffs and exact regrets.
 
     Raises
     ------
@@ -181,42 +288,217 @@ def sequence_lcp_solve(tree: GambitTree, max_pivots: int = MAX_PIVOTS) -> Sequen
         When the LCP has more than :data:`MAX_ROWS` rows.
     NoResultError
         When Lemke's algorithm ends on a ray or exceeds ``max_pivots`` (not expected for these problems).
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import read_efg
+    >>> eq = sequence_lcp_solve(read_efg('EFG 2 R "t" { "A" "B" } p "" 1 1 "" { "l" "r" } 0 '
+    ...                                  't "" 1 "" { 1, 0 } t "" 2 "" { 0, 1 }'))
+    >>> eq.payoffs, eq.verified
+    ((Fraction(1, 1), Fraction(0, 1)), True)
     """
-    game = sequence_game(tree)
-    n1, n2 = len(game.sequences[0]), len(game.sequences[1])
-    e_rows, f_rows = _constraints(game, 0), _constraints(game, 1)
-    m1, m2 = len(e_rows), len(f_rows)
-    n = n1 + n2 + m1 + m2
-    if n > MAX_ROWS:
-        raise LimitError(f"{tree.title}: the sequence-form LCP has {n} rows (more than {MAX_ROWS})")
-    leaves = tree.leaves()
-    a = _scaled(game.payoff[0], game.reach, max(leaf.payoffs[0] for leaf in leaves))
-    b = _scaled(game.payoff[1], game.reach, max(leaf.payoffs[1] for leaf in leaves))
-    # z = (x, y, u, v) >= 0; w = q + M z: w_x = -A y - E^T u, w_y = -B^T x - F^T v, w_u = E x - e, w_v = F y - f
-    ox, oy, ou, ov = 0, n1, n1 + n2, n1 + n2 + m1
+    system = lcp_system(tree, MAX_ROWS)
+    n = system.n
     M = [[0] * n for _ in range(n)]
-    q = [0] * n
-    for (s1, s2), v in a.items():
-        M[ox + s1][oy + s2] -= v
-    for (s1, s2), v in b.items():
-        M[oy + s2][ox + s1] -= v
-    for r, row in enumerate(e_rows):
-        for s, c in row.items():
-            M[ox + s][ou + r] -= c
-            M[ou + r][ox + s] += c
-    for r, row in enumerate(f_rows):
-        for s, c in row.items():
-            M[oy + s][ov + r] -= c
-            M[ov + r][oy + s] += c
-    q[ou], q[ov] = -1, -1
-    z, pivots = _lemke(M, q, max_pivots)
-    plans = (tuple(z[ox:ox + n1]), tuple(z[oy:oy + n2]))
-    for plan, rows in zip(plans, (e_rows, f_rows)):
+    for i, row in system.M.items():
+        for j, v in row.items():
+            M[i][j] = v
+    z, pivots = _lemke(M, list(system.q), max_pivots)
+    return _equilibrium(tree, system, z, pivots, "exact integer pivoting")
+
+
+def _equilibrium(tree: GambitTree, system: LcpSystem, z: list[Fraction], pivots: int, method: str
+                 ) -> SequenceEquilibrium:
+    """The equilibrium a complementary solution ``z`` stands for, its plans checked and its regrets exact."""
+    plans = system.plans(z)
+    for plan, rows in zip(plans, system.constraints):
         if any(sum(c * plan[k] for k, c in row.items()) != (1 if r == 0 else 0) for r, row in enumerate(rows)):
             raise NoResultError(f"{tree.title}: the complementary solution is not a pair of realization plans")
+    return _from_plans(tree, system.game, plans, pivots, method)
+
+
+def _from_plans(tree: GambitTree, game: SequenceGame, plans: tuple[tuple[Fraction, ...], tuple[Fraction, ...]],
+                pivots: int, method: str) -> SequenceEquilibrium:
     payoffs, regrets = sequence_regrets(game, plans)
     return SequenceEquilibrium(plans, (behaviour(tree, game, 0, plans[0]), behaviour(tree, game, 1, plans[1])),
-                               payoffs, regrets, pivots)
+                               payoffs, regrets, pivots, method)
+
+
+def solution_from_basis(system: LcpSystem, basic: list[int]) -> list[Fraction] | None:
+    """The exact solution of the LCP on a complementary basis, or ``None`` when it is not one.
+
+    Parameters
+    ----------
+    system : LcpSystem
+        The problem.
+    basic : list of int
+        The indices ``j`` whose ``z_j`` is basic (for every other ``j``, ``w_j`` is basic, ``z_j = 0``).
+
+    Returns
+    -------
+    list of Fraction or None
+        ``z`` with ``M_BB z_B = -q_B`` solved over the rationals (sympy's sparse reduced row echelon form), when
+        that system has exactly one solution, ``z >= 0`` and ``w = q + M z >= 0`` exactly; ``None`` otherwise. How
+        the basis was found (for instance by floating-point pivoting) does not matter: the checks are exact.
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import read_efg
+    >>> system = lcp_system(read_efg('EFG 2 R "t" { "A" "B" } p "" 1 1 "" { "l" "r" } 0 '
+    ...                              't "" 1 "" { 1, 0 } t "" 2 "" { 0, 1 }'))
+    >>> [str(v) for v in solution_from_basis(system, [0, 1, 3, 4, 5, 6])]    # x = (1, 1, 0), y = (1), u, v
+    ['1', '1', '0', '1', '1', '1', '2']
+    """
+    from sympy import QQ
+    from sympy.polys.matrices import DomainMatrix
+    from sympy.polys.matrices.sdm import SDM
+
+    n, q = system.n, system.q
+    order = sorted(set(basic))
+    column = {j: k for k, j in enumerate(order)}
+    width = len(order)
+    rows: dict[int, dict[int, Any]] = {}
+    for k, i in enumerate(order):
+        row = {column[j]: QQ(v) for j, v in system.M.get(i, {}).items() if j in column}
+        if q[i]:
+            row[width] = QQ(-q[i])
+        if row:
+            rows[k] = row
+    reduced, pivots = DomainMatrix.from_rep(SDM(rows, (width, width + 1), QQ)).rref()
+    if len(pivots) != width or (pivots and pivots[-1] == width):
+        return None                                      # singular, or inconsistent
+    entries = reduced.rep.to_sdm()
+    z = [Fraction(0)] * n
+    for r, c in enumerate(pivots):
+        value = entries.get(r, {}).get(width, QQ(0))
+        z[order[c]] = Fraction(int(value.numerator), int(value.denominator))
+    if any(v < 0 for v in z):
+        return None
+    for i in range(n):
+        if i not in column and q[i] + sum(v * z[j] for j, v in system.M.get(i, {}).items()) < 0:
+            return None
+    return z
+
+
+def from_basis(tree: GambitTree, system: LcpSystem, basic: list[int], pivots: int, method: str
+               ) -> SequenceEquilibrium | None:
+    """The exact equilibrium on a complementary basis (:func:`solution_from_basis`), or ``None``.
+
+    Parameters
+    ----------
+    tree : GambitTree
+        The tree ``system`` was built from.
+    system : LcpSystem
+        Its LCP.
+    basic : list of int
+        The basic ``z`` indices.
+    pivots : int
+        Pivots taken to find the basis (recorded).
+    method : str
+        How the basis was found (recorded).
+
+    Returns
+    -------
+    SequenceEquilibrium or None
+        With exact regrets (0 for an equilibrium).
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import read_efg
+    >>> tree = read_efg('EFG 2 R "t" { "A" "B" } p "" 1 1 "" { "l" "r" } 0 t "" 1 "" { 1, 0 } t "" 2 "" { 0, 1 }')
+    >>> from_basis(tree, lcp_system(tree), [0, 1, 3, 4, 5, 6], 0, "given").verified
+    True
+    """
+    z = solution_from_basis(system, basic)
+    return None if z is None else _equilibrium(tree, system, z, pivots, method)
+
+
+def best_response_iteration(tree: GambitTree, game: SequenceGame,
+                            plans: tuple[tuple[Fraction, ...], tuple[Fraction, ...]], rounds: int = 100,
+                            pivots: int = 0, method: str = "best-response iteration") -> SequenceEquilibrium | None:
+    """A pure equilibrium reached from ``plans`` by exact best responses in turn, or ``None``.
+
+    Each round replaces a player's plan by a pure best response to the other's (backward induction over the
+    player's own sequences, ties broken towards the action the current plan plays most), player 1 first, until
+    neither gains (exact regret 0 for both) or ``rounds`` rounds pass. In games where both players' payoffs
+    are equal (team games such as two-player tiny bridge) every change raises the common payoff, so it ends.
+
+    Parameters
+    ----------
+    tree : GambitTree
+        The tree.
+    game : SequenceGame
+        Its sequence form.
+    plans : tuple of two tuples of Fraction
+        The starting realization plans (any; for instance a floating-point solution rounded).
+    rounds : int
+        At most this many best responses of each player.
+    pivots : int
+        Pivots of an earlier stage (recorded).
+    method : str
+        Recorded in the result.
+
+    Returns
+    -------
+    SequenceEquilibrium or None
+        A verified pure equilibrium, or ``None`` when the iteration did not settle.
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import read_efg
+    >>> tree = read_efg('EFG 2 R "t" { "A" "B" } p "" 1 1 "" { "l" "r" } 0 t "" 1 "" { 1, 1 } t "" 2 "" { 2, 2 }')
+    >>> game = sequence_game(tree)
+    >>> best_response_iteration(tree, game, ((Fraction(1), Fraction(1), Fraction(0)), (Fraction(1),))).payoffs
+    (Fraction(2, 1), Fraction(2, 1))
+    """
+    current = [list(plans[0]), list(plans[1])]
+    for _ in range(rounds):
+        changed = False
+        for p in (0, 1):
+            response = _pure_best_response(game, p, current[1 - p], current[p])
+            if response is not None:
+                current[p] = response
+                changed = True
+        if not changed:
+            found = _from_plans(tree, game, (tuple(current[0]), tuple(current[1])), pivots, method)
+            return found if found.verified else None
+    return None
+
+
+def _pure_best_response(game: SequenceGame, p: int, other: list[Fraction], mine: list[Fraction]
+                        ) -> list[Fraction] | None:
+    """A pure best response of player ``p`` to ``other`` (a realization plan), or ``None`` when ``mine``
+    already is a best response."""
+    direct = [Fraction(0)] * len(game.sequences[p])
+    for (s1, s2), u in game.payoff[p].items():
+        own, theirs = (s1, s2) if p == 0 else (s2, s1)
+        if other[theirs]:
+            direct[own] += u * other[theirs]
+    actions = game.members(p)
+    children: dict[int, list[Key]] = {}
+    for key, parent in game.parent[p].items():
+        children.setdefault(parent, []).append(key)
+    best: dict[int, Fraction] = {}
+    choice: dict[Key, int] = {}
+    for k in reversed(range(len(direct))):
+        total = direct[k]
+        for key in children.get(k, []):
+            seqs = actions[key]
+            top = max(best[a] for a in seqs)
+            ties = [a for a in seqs if best[a] == top]
+            choice[key] = max(ties, key=lambda a: (mine[a], -a))
+            total += top
+        best[k] = total
+    value = sum((mine[k] * direct[k] for k in range(len(direct))), Fraction(0))
+    if value == best[0]:
+        return None
+    plan = [Fraction(0)] * len(direct)
+    plan[0] = Fraction(1)
+    for k in range(len(direct)):                          # parents come before their children
+        if plan[k]:
+            for key in children.get(k, []):
+                plan[choice[key]] = Fraction(1)
+    return plan
 
 
 def _lemke(M: list[list[int]], q: list[int], max_pivots: int) -> tuple[list[Fraction], int]:

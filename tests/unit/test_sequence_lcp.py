@@ -127,13 +127,70 @@ def test_imperfect_recall_and_three_players_are_refused_in_one_line():
 def test_a_tree_past_the_size_limit_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     from symgame.cli import main
     from symgame.engine import sequence_lcp
+    from symgame.numeric import sequence_lemke
 
     monkeypatch.setattr(sequence_lcp, "MAX_ROWS", 5)
+    monkeypatch.setattr(sequence_lemke, "MAX_FLOAT_ROWS", 5)
     path = tmp_path / "random.efg"
     path.write_text(random_tree(3))
     assert main(["solve", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "sequence-form LCP has" in err[0] and "more than 5" in err[0]
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.integers(0, 10 ** 6))
+def test_the_floating_point_path_gives_exact_equilibria_checked_in_the_strategic_form(seed):
+    """Past the dense limit, floating-point pivoting only chooses a basis; the equilibrium is solved exactly on it
+    and checked here in the strategic form (independent of the sequence form's own check)."""
+    from symgame.numeric.sequence_lemke import float_guided_equilibrium
+
+    tree = read_efg(random_tree(seed))
+    eq = float_guided_equilibrium(tree)
+    assert eq.verified and eq.method.startswith("floating-point Lemke")
+    assert strategic_regrets(tree, eq.behaviour) == (0, 0)
+
+
+def _tie_tree(better_first: bool) -> str:
+    """A team game whose two outcomes differ by 1e-17, below double precision (as OpenSpiel's exports write
+    payoffs such as -14.999999999999996 beside -14.999999999999998)."""
+    high, low = "1.00000000000000001", "1"
+    first, second = (high, low) if better_first else (low, high)
+    return ('EFG 2 R "ties" { "1" "2" } ""\np "" 2 1 "" { "c" "d" } 0\nt "" 1 "" { 0, 0 }\n'
+            f'p "" 1 1 "" {{ "a" "b" }} 0\nt "" 2 "" {{ {first}, {first} }}\nt "" 3 "" {{ {second}, {second} }}\n')
+
+
+@pytest.mark.parametrize("better_first", [True, False])
+def test_a_difference_floats_cannot_see_is_decided_exactly(better_first):
+    from symgame.engine.sequence_lcp import from_basis, lcp_system
+    from symgame.numeric.sequence_lemke import float_guided_equilibrium, float_lemke_basis
+
+    tree = read_efg(_tie_tree(better_first))
+    eq = float_guided_equilibrium(tree)
+    assert eq.verified and strategic_regrets(tree, eq.behaviour) == (0, 0)
+    assert eq.behaviour[0]["P1:1"]["a" if better_first else "b"] == 1
+    assert eq.payoffs == (Fraction(100000000000000001, 10 ** 17),) * 2
+    system = lcp_system(tree)
+    basic, _, pivots = float_lemke_basis(system)
+    exact_on_basis = from_basis(tree, system, basic, pivots, "float")
+    # the floats pick the same basis either way; where it is the worse action, the repair step is what decides
+    assert (exact_on_basis is None) == ("best responses" in eq.method)
+    assert exact_on_basis is None or exact_on_basis.verified
+
+
+def test_the_front_door_takes_the_floating_point_path_past_the_dense_limit(tmp_path, capsys, monkeypatch):
+    import json
+
+    from symgame.cli import main
+    from symgame.engine import sequence_lcp
+
+    monkeypatch.setattr(sequence_lcp, "MAX_ROWS", 5)
+    path = tmp_path / "random.efg"
+    path.write_text(random_tree(3))
+    assert main(["solve", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "floating-point Lemke" in json.dumps(data)
+    assert data["equilibria"] and data["certificate"]
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)
