@@ -68,6 +68,8 @@ REFACTOR = 100
 PIVOT_TOLERANCE = 1e-9
 #: Ratios (and lexicographic entries) within this (relative) count as tied.
 TIE_TOLERANCE = 1e-9
+#: A basic variable below ``-FEASIBILITY_TOLERANCE`` (relative) after a fresh factorization ends the path.
+FEASIBILITY_TOLERANCE = 1e-7
 
 
 def _float_matrix(system: LcpSystem) -> sp.csc_matrix:
@@ -142,6 +144,11 @@ def float_lemke_basis(system: LcpSystem, max_pivots: int | None = None) -> tuple
         return out
 
     basis = list(range(n))
+    # the set of basic variables, hashed incrementally (a fixed pseudo-random 64-bit word per variable, XORed
+    # in and out): a basis seen before means the rounding broke the lexicographic rule and the path cycles
+    words = np.random.default_rng(20261127).integers(0, 2**63, size=2 * n + 1, dtype=np.int64)
+    signature = int(np.bitwise_xor.reduce(words[:n]))
+    seen = {signature}
     lu = None
     etas: list[tuple[int, np.ndarray]] = []
 
@@ -163,16 +170,11 @@ def float_lemke_basis(system: LcpSystem, max_pivots: int | None = None) -> tuple
             y = lu.solve(np.ascontiguousarray(y.T), trans="T").T
         return y
 
+    full = sp.hstack([sp.identity(n, format="csc"), negative, sp.csc_matrix(-np.ones((n, 1)))], format="csc")
+
     def refactor() -> None:
         nonlocal lu, etas
-        rows, cols, vals = [], [], []
-        for k, j in enumerate(basis):
-            c = column(j)
-            nz = np.nonzero(c)[0]
-            rows.extend(nz.tolist())
-            cols.extend([k] * len(nz))
-            vals.extend(c[nz].tolist())
-        lu = splu(sp.csc_matrix((vals, (rows, cols)), shape=(n, n)), permc_spec="COLAMD")
+        lu = splu(full[:, basis], permc_spec="COLAMD")
         etas = []
 
     bbar = q.copy()
@@ -193,21 +195,18 @@ def float_lemke_basis(system: LcpSystem, max_pivots: int | None = None) -> tuple
             if at_z0:
                 tied = np.array(at_z0[:1])
             elif len(tied) > 1:
-                lex = inverse_rows(tied) / alpha[tied][:, None]
-                keep = np.arange(len(tied))
-                for col in np.nonzero(np.any(np.abs(lex) > 1e-12, axis=0))[0]:
-                    values = lex[keep, col]
-                    low = values.min()
-                    keep = keep[values <= low + TIE_TOLERANCE * (1 + abs(low))]
-                    if len(keep) == 1:
-                        break
-                tied = tied[keep]
+                tied = tied[_lexicographic_minima(inverse_rows(tied) / alpha[tied][:, None])]
             r = int(tied[np.argmax(alpha[tied])])
         theta = bbar[r] / alpha[r]
         bbar = bbar - theta * alpha
         bbar[r] = theta
         etas.append((r, alpha))
         leaving, basis[r] = basis[r], entering
+        signature ^= int(words[leaving]) ^ int(words[entering])
+        if signature in seen and leaving != z0:
+            raise NoResultError(f"Lemke's algorithm (floating point) returned to an earlier basis after {pivots} "
+                                "pivots (rounding broke the lexicographic rule)")
+        seen.add(signature)
         if leaving == z0:
             z = np.zeros(n)
             for i, var in enumerate(basis):
@@ -217,8 +216,28 @@ def float_lemke_basis(system: LcpSystem, max_pivots: int | None = None) -> tuple
         if len(etas) >= REFACTOR:
             refactor()
             bbar = solve(q)
+            if bbar.min() < -FEASIBILITY_TOLERANCE * (1 + np.abs(bbar).max()):
+                raise NoResultError(f"Lemke's algorithm (floating point) lost feasibility to rounding after "
+                                    f"{pivots} pivots")
         entering = leaving + n if leaving < n else leaving - n
     raise NoResultError(f"Lemke's algorithm (floating point) took more than {limit} pivots")
+
+
+def _lexicographic_minima(rows: np.ndarray) -> np.ndarray:
+    """The indices of the rows that are lexicographically smallest, entries within :data:`TIE_TOLERANCE`
+    (absolute, plus relative to the entries' size) counting as equal: at each step the first column where the
+    remaining rows differ decides. The payoffs are scaled to at most 1 (:func:`_float_matrix`), which the
+    absolute part of the tolerance assumes."""
+    keep = np.arange(len(rows))
+    while len(keep) > 1:
+        block = rows[keep]
+        low, high = block.min(axis=0), block.max(axis=0)
+        differ = np.nonzero(high - low > TIE_TOLERANCE * (1 + np.abs(low)))[0]
+        if len(differ) == 0:
+            break                                         # equal rows: not expected for a nonsingular basis
+        column = differ[0]
+        keep = keep[block[:, column] <= low[column] + TIE_TOLERANCE * (1 + abs(low[column]))]
+    return keep
 
 
 def _pure_rounding(system: LcpSystem, z: np.ndarray) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:

@@ -430,3 +430,41 @@ def test_a_tree_converted_to_yaml_stays_a_tree(tmp_path, capsys):
     assert "chance:" in text and "infoset: Pl0:1" in text
     result = tree_solve(target)
     assert [str(piece.value) for piece in result.pieces] == ["-1/18"]
+
+
+def test_openspiel_goofspiel_with_imperfect_information_is_read_as_written_and_certified():
+    """tests/data/openspiel/goofspiel3_imp.efg: OpenSpiel 2.0.2's goofspiel(num_cards=3, imp_info=True,
+    points_order=descending), made turn-based, as its exporter writes it (unnamed information sets, the second
+    bidder not seeing the first bid): zero-sum, value 0, certified; every set named P<player>:<number>."""
+    from pathlib import Path
+
+    import symgame
+
+    solution = symgame.solve(Path(__file__).parent.parent / "data" / "openspiel" / "goofspiel3_imp.efg")
+    data = solution.to_data()
+    assert data["engine"]["name"] == "sequence-form LP" and data["certificate"]["status"] == "proved"
+    assert list(data["equilibria"][0]["payoffs"].values()) == ["0", "0"]
+    sets = [name for player in data["equilibria"][0]["behaviour"].values() for name in player]
+    assert sets and all(name.startswith(("P1:", "P2:")) for name in sets)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_openspiel_trade_comm_gets_one_verified_equilibrium_by_either_pivoting(exact, monkeypatch):
+    """tests/data/openspiel/trade_comm.efg: OpenSpiel's general-sum trade_comm(num_items=2) (102 LCP rows).
+    Exact pivoting and, with the dense limit lowered below its size, floating-point pivoting whose basis is
+    solved exactly: both give an equilibrium with exact regret 0 (checked by exact best responses)."""
+    from pathlib import Path
+
+    from symgame.engine import sequence_lcp
+    from symgame.engine.sequence_lcp import sequence_game, sequence_regrets
+    from symgame.model.gambit import read_efg as read_gambit
+    from symgame.numeric.sequence_lemke import two_player_tree_equilibrium
+
+    if not exact:
+        monkeypatch.setattr(sequence_lcp, "MAX_ROWS", 50)
+    path = Path(__file__).parent.parent / "data" / "openspiel" / "trade_comm.efg"
+    tree = read_gambit(path.read_text())
+    eq = two_player_tree_equilibrium(tree)
+    assert eq.method.startswith("exact" if exact else "floating-point")
+    assert sequence_regrets(sequence_game(tree), eq.plans)[1] == (0, 0)
+    assert eq.payoffs[0] == eq.payoffs[1]                       # a team game: both players are paid the same
