@@ -124,7 +124,8 @@ def float_lemke_basis(system: LcpSystem, max_pivots: int | None = None, prior: b
     Raises
     ------
     NoResultError
-        When the path ends on a ray or exceeds ``max_pivots``.
+        When the path ends on a ray, exceeds ``max_pivots``, returns to an earlier basis or loses feasibility
+        to rounding.
 
     Examples
     --------

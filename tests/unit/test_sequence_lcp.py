@@ -210,3 +210,19 @@ def test_zero_sum_trees_give_the_value_of_an_independent_float_lp(seed):
     game = read_zero_sum(text)
     value = solve_sequence_form(build_sequence_form(game)).value + float(game.offset)
     assert abs(float(eq.payoffs[0]) - value) < 1e-9
+
+
+def test_a_floating_point_path_that_runs_out_ends_in_one_clear_error():
+    """Both covering vectors past their pivot budget: one NoResultError naming each path, never a guess."""
+    from symgame.engine.sequence_lcp import lcp_system
+    from symgame.errors import NoResultError
+    from symgame.numeric.sequence_lemke import float_guided_equilibrium, float_lemke_basis
+
+    tree = read_efg(random_tree(11, depth=5))
+    with pytest.raises(NoResultError, match="took more than 2 pivots"):
+        float_lemke_basis(lcp_system(tree), max_pivots=2)
+    with pytest.raises(NoResultError) as caught:
+        float_guided_equilibrium(tree, max_pivots=2)
+    message = str(caught.value)
+    assert "covering vector of ones" in message and "uniform prior" in message and "\n" not in message
+    assert float_guided_equilibrium(tree).verified                  # with the default budgets it ends
