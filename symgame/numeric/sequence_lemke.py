@@ -74,6 +74,8 @@ TIE_TOLERANCE = 1e-9
 #: sizes (entries of the factorization plus the product-form updates), summed -- a measure of time that does not
 #: depend on the clock.
 CHUNK = 2 * 10**9
+#: Entries of the basis inverse's rows held at once when tied rows are compared (256 MB of floats).
+TIE_ENTRIES = 2**25
 #: A basic variable below ``-FEASIBILITY_TOLERANCE`` (relative) after a fresh factorization ends the path.
 FEASIBILITY_TOLERANCE = 1e-7
 
@@ -174,6 +176,7 @@ def _lemke_path(system: LcpSystem, limit: int, prior: bool
     seen = {signature}
     lu = None
     factor_size = n                                       # entries of the last factorization (L and U)
+    block_rows = max(2, TIE_ENTRIES // n)
     work = 0                                              # solves weighted by their size, since the last turn
     etas: list[tuple[int, np.ndarray]] = []
 
@@ -226,7 +229,15 @@ def _lemke_path(system: LcpSystem, limit: int, prior: bool
             if at_z0:
                 tied = np.array(at_z0[:1])
             elif len(tied) > 1:
-                tied = tied[_lexicographic_minima(inverse_rows(tied) / alpha[tied][:, None])]
+                winners, their_rows = [], []
+                for start in range(0, len(tied), block_rows):    # bounded memory: block_rows x n at a time
+                    block = tied[start:start + block_rows]
+                    rows = inverse_rows(block) / alpha[block][:, None]
+                    keep = _lexicographic_minima(rows)
+                    winners.append(block[keep])
+                    their_rows.append(rows[keep])
+                tied = winners[0] if len(winners) == 1 else \
+                    np.concatenate(winners)[_lexicographic_minima(np.vstack(their_rows))]
                 work += len(tied_before) * (factor_size + len(etas) * n)
             r = int(tied[np.argmax(alpha[tied])])
         work += factor_size + len(etas) * n

@@ -226,3 +226,17 @@ def test_a_floating_point_path_that_runs_out_ends_in_one_clear_error():
     message = str(caught.value)
     assert "covering vector of ones" in message and "uniform prior" in message and "\n" not in message
     assert float_guided_equilibrium(tree).verified                  # with the default budgets it ends
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_tied_rows_compared_in_blocks_give_the_same_path(seed, monkeypatch):
+    """The lexicographic comparison of tied rows in blocks of two rows (as past 2^25 entries) takes the same
+    pivots to the same basis as in one block."""
+    from symgame.engine.sequence_lcp import lcp_system
+    from symgame.numeric import sequence_lemke
+
+    system = lcp_system(read_efg(random_tree(seed, depth=5)))
+    whole = sequence_lemke.float_lemke_basis(system, prior=True)
+    monkeypatch.setattr(sequence_lemke, "TIE_ENTRIES", 1)
+    blocks = sequence_lemke.float_lemke_basis(system, prior=True)
+    assert (whole[0], whole[2]) == (blocks[0], blocks[2])
