@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Sequence
 
 from ..errors import InputError, LimitError, NoResultError
 from ..model.gambit import GambitTree, infoset_keys
@@ -469,7 +469,25 @@ def _pure_best_response(game: SequenceGame, p: int, other: list[Fraction], mine:
                         ) -> list[Fraction] | None:
     """A pure best response of player ``p`` to ``other`` (a realization plan), or ``None`` when ``mine``
     already is a best response."""
-    direct = [Fraction(0)] * len(game.sequences[p])
+    value, best, choice, children = _backward_induction(game, p, other, mine)
+    if value == best:
+        return None
+    plan = [Fraction(0)] * len(mine)
+    plan[0] = Fraction(1)
+    for k in range(len(plan)):                            # parents come before their children
+        if plan[k]:
+            for key in children.get(k, []):
+                plan[choice[key]] = Fraction(1)
+    return plan
+
+
+def _backward_induction(game: SequenceGame, p: int, other: Sequence[Fraction], mine: Sequence[Fraction]
+                        ) -> tuple[Fraction, Fraction, dict[Key, int], dict[int, list[Key]]]:
+    """Player ``p``'s payoff from ``mine`` against ``other`` (realization plans), the best payoff any plan of
+    ``p`` gets against ``other`` (backward induction over ``p``'s own sequences), a best action sequence at each
+    information set (ties broken towards the one ``mine`` plays most, then the first), and the information sets
+    following each sequence."""
+    direct = [Fraction(0)] * len(game.sequences[p])     # what each own sequence collects directly
     for (s1, s2), u in game.payoff[p].items():
         own, theirs = (s1, s2) if p == 0 else (s2, s1)
         if other[theirs]:
@@ -480,25 +498,16 @@ def _pure_best_response(game: SequenceGame, p: int, other: list[Fraction], mine:
         children.setdefault(parent, []).append(key)
     best: dict[int, Fraction] = {}
     choice: dict[Key, int] = {}
-    for k in reversed(range(len(direct))):
+    for k in reversed(range(len(direct))):                # children sequences come after their parents
         total = direct[k]
         for key in children.get(k, []):
             seqs = actions[key]
             top = max(best[a] for a in seqs)
-            ties = [a for a in seqs if best[a] == top]
-            choice[key] = max(ties, key=lambda a: (mine[a], -a))
+            choice[key] = max((a for a in seqs if best[a] == top), key=lambda a: (mine[a], -a))
             total += top
         best[k] = total
     value = sum((mine[k] * direct[k] for k in range(len(direct))), Fraction(0))
-    if value == best[0]:
-        return None
-    plan = [Fraction(0)] * len(direct)
-    plan[0] = Fraction(1)
-    for k in range(len(direct)):                          # parents come before their children
-        if plan[k]:
-            for key in children.get(k, []):
-                plan[choice[key]] = Fraction(1)
-    return plan
+    return value, best[0], choice, children
 
 
 def _lemke(M: list[list[int]], q: list[int], max_pivots: int) -> tuple[list[Fraction], int]:
@@ -576,23 +585,9 @@ def sequence_regrets(game: SequenceGame, plans: tuple[tuple[Fraction, ...], tupl
     backward induction over the player's own sequences (independent of how the plans were found)."""
     payoffs, regrets = [], []
     for p in (0, 1):
-        other = plans[1 - p]
-        # the payoff each own sequence collects directly, against the other's plan
-        direct = [Fraction(0)] * len(game.sequences[p])
-        for (s1, s2), u in game.payoff[p].items():
-            mine, theirs = (s1, s2) if p == 0 else (s2, s1)
-            direct[mine] += u * other[theirs]
-        value = sum((plans[p][k] * direct[k] for k in range(len(direct))), Fraction(0))
-        children: dict[int, list[Key]] = {}
-        actions = game.members(p)
-        for key, parent in game.parent[p].items():
-            children.setdefault(parent, []).append(key)
-        best: dict[int, Fraction] = {}
-        for k in reversed(range(len(direct))):            # children sequences come after their parents
-            best[k] = direct[k] + sum((max(best[a] for a in actions[key]) for key in children.get(k, [])),
-                                      Fraction(0))
+        value, best, _, _ = _backward_induction(game, p, plans[1 - p], plans[p])
         payoffs.append(value)
-        regrets.append(best[0] - value)
+        regrets.append(best - value)
     return (payoffs[0], payoffs[1]), (regrets[0], regrets[1])
 
 
