@@ -17,7 +17,7 @@ from fractions import Fraction
 from derivations.buck2022.jacob2 import regret, tensors
 from derivations.buck2022.jacob2_outputs import _printed
 from derivations.buck2022.jacob2_schedules import WORKERS, strategic
-from symgame.engine.enumpoly import EnumPolyResult, enumpoly_solve
+from symgame.engine.enumpoly import MAX_CHARTS, EnumPolyResult, enumpoly_solve
 from symgame.model.store import write_atomic
 from symgame.references import cite
 
@@ -127,18 +127,25 @@ def schedule_markdown(name: str, data: dict) -> list[str]:
         f"The same enumeration with the players' symmetry (one support profile per orbit of the permutations of "
         f"the players): {data['supports']:,} support profiles after removing dominated strategies, "
         f"{data['orbits']:,} orbits, {data['pruned']:,} skipped by conditional dominance, {data['relaxed']:,} ruled "
-        f"out by the linear relaxation, the rest decided by z3 and solved exactly (on {WORKERS} processes); "
+        f"out by the linear relaxation, the rest decided by z3 and solved exactly (on {WORKERS} processes; a "
+        f"support whose equations have infinitely many complex solutions is solved again without the solutions "
+        f"where one of its probabilities vanishes: the ideal saturated by the probabilities; what stays "
+        f"positive-dimensional goes to z3 in charts, each player's weights unnormalized with one fixed to 1); "
         f"undecided orbits: {len(data['undecided'])}; supports with a positive-dimensional system that z3 proves to "
         f"hold an equilibrium: {len(data['families'])}.",
     ]
     if data["msolve_supports"]:
-        lines[-1] += (f" The supports too large for the Groebner bases here ({_supports_text(data['msolve_supports'])})"
+        lines[-1] += (f" The {len(data['msolve_supports'])} supports too large for the Groebner bases here or "
+                      f"saturated ({_supports_text(data['msolve_supports'])})"
                       " were solved by msolve (Berthomieu, Eder and Safey El Din, ISSAC 2021): each solution it lists"
                       " is checked exactly; that its list holds every solution rests on msolve's multi-modular "
-                      "algorithm (very likely, not a proof).")
+                      "algorithm (very likely, not a proof), and so does the answer that a saturated system has "
+                      "no solution.")
     if data["undecided"]:
         lines[-1] += (" The list below is therefore not known to be complete: z3 found neither a solution nor a "
-                      "proof of none in its time limit on the undecided supports (actions numbered from 1): "
+                      f"proof of none in its time limits (in up to {MAX_CHARTS} charts and in the sum-to-one form), "
+                      "and msolve found infinitely many complex solutions even with every support probability "
+                      "nonzero, on the undecided supports (actions numbered from 1): "
                       f"{_supports_text(data['undecided'])}.")
     if data["families"]:
         lines += ["", "Supports whose polynomial system has a positive-dimensional complex solution set, with the "

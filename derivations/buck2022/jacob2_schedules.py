@@ -51,7 +51,10 @@ def part(name: str) -> str:
 def schedule_key(name: str) -> str:
     from symgame.export.cache import content_key
 
-    return content_key(part(name), {"symmetry": True, "msolve": _msolve_version()}, [__name__])
+    # version 2: supports with infinitely many complex solutions are saturated by their probabilities first
+    # (enumpoly's _positive_points), and what stays positive-dimensional goes to z3 in charts (_charts_decide): most
+    # of (C.7)'s undecided orbits are decided, and its families turn out to be isolated points
+    return content_key(part(name), {"symmetry": True, "msolve": _msolve_version()}, [__name__], version=2)
 
 
 def compute_schedule(name: str, checkpoint: Path | None = None) -> dict[str, Any]:

@@ -26,9 +26,19 @@ decides each support exactly instead of by floating-point homotopy:
    Supports past the size of those Gröbner bases (more than :data:`MAX_VARIABLES` unknowns, or past FLINT's
    limits) are parametrized by msolve when it is installed (:mod:`symgame.engine.msolve`; every solution checked
    exactly, their completeness resting on msolve, listed in ``msolve_supports``);
-5. otherwise the equilibria with that support form a *family* (a semialgebraic set of positive dimension
-   over the complex numbers): it is reported as such, with its equations and one exact member found by
-   fixing free coordinates at rationals.
+5. when the equations have infinitely many complex solutions, those where a support probability vanishes do
+   not matter: with msolve installed the system is solved again with ``u * p = 1`` for a new unknown ``u``
+   per support probability ``p`` (Rabinowitsch's trick, which saturates the ideal by the probabilities), and
+   when that has finitely many solutions (or none) they are checked as in step 4 -- in the Jacob game II
+   (C.7) this turns each of the 20 supports reported as families into one isolated equilibrium and decides
+   253 of the 293 supports z3 could not;
+6. what is still positive-dimensional goes back to z3, first in other coordinates: each player's weights
+   unnormalized, one of them fixed to 1 (every condition is homogeneous in each player's weights, so each
+   such *chart* is equivalent; z3 often decides one at once where the sum-to-one form runs out of time; see
+   ``_charts_decide``), then in the sum-to-one form for ``timeout_ms``;
+7. otherwise the equilibria with that support form a *family* (a semialgebraic set of positive dimension
+   over the complex numbers, also after step 5): it is reported as such, with its equations and one exact
+   member found by fixing free coordinates at rationals.
 
 The list is *complete* when every support was decided; a support z3 could not decide in its time limits
 (:data:`QUICK_MS`, ``timeout_ms``, then ``long_ms`` if given, for positive-dimensional ones) is named in
@@ -52,7 +62,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations, permutations, product
+from itertools import combinations, islice, permutations, product
 from math import prod
 from typing import Any, Iterator, Sequence
 
@@ -81,6 +91,9 @@ FLINT_VARIABLES = 6
 #: a larger support z3 cannot rule out quickly goes to msolve (:mod:`symgame.engine.msolve`), or is reported
 #: as undecided when msolve is not installed.
 MAX_VARIABLES = 8
+#: z3's time per chart in :func:`_charts_decide` (milliseconds), and the most charts tried per support.
+CHART_MS = 500
+MAX_CHARTS = 64
 #: A good ``long_ms`` for :func:`enumpoly_solve` when completeness matters more than time: z3's last try on a
 #: positive-dimensional support the first two left open. It settles one support of the Jacob game II (C.6) in
 #: 24 s; on Gambit's ``condjury.efg`` it decides 5 of 6 open supports (families) but takes the run from 102 s
@@ -174,8 +187,9 @@ class EnumPolyResult:
     symmetries : int
         The number of player permutations used (1: none but the identity).
     msolve_supports : tuple of Support
-        Supports too large for the Gröbner bases here, solved by msolve (:mod:`symgame.engine.msolve`): every
-        solution it lists is checked exactly, but that it lists all of them rests on msolve's multi-modular
+        Supports solved by msolve (:mod:`symgame.engine.msolve`): too large for the Gröbner bases here, or
+        saturated by their probabilities (step 5 of the module text). Every solution it lists is checked
+        exactly, but that it lists all of them (or that there are none) rests on msolve's multi-modular
         algorithm (very likely, not proved). Empty when msolve was not needed or not installed.
     relaxed : int
         Of the supports left by conditional dominance, those ruled out exactly by a linear relaxation (no
@@ -396,6 +410,56 @@ def _decide(system: _System, extra: Sequence[tuple[sp.Symbol, Fraction]] = (),
     return verdict, approx
 
 
+def _charts_decide(t: _Tables, alive: Sequence[Sequence[int]], support: Support, timeout_ms: int = CHART_MS,
+                   max_charts: int = MAX_CHARTS) -> tuple[z3.CheckSatResult, dict[sp.Symbol, Fraction] | None]:
+    """z3 on the support's conditions written in other coordinates: each player's unnormalized weights
+    ``s_j(a) > 0`` with one weight fixed to 1 (a *chart*), instead of probabilities that sum to 1.
+
+    Every condition is homogeneous of degree 1 in each other player's weights (a player's payoff from a pure
+    strategy is multilinear in the others' mixtures), so scaling each player's weights by a positive number
+    changes no condition: the system has a solution in one chart exactly when it has one with probabilities.
+    z3's nonlinear arithmetic, though, often decides a chart at once where the sum-to-one form runs out of
+    time (in the Jacob game II (C.7), 36 of the 40 supports left open after saturation). The charts
+    (``product(*support)``: the weight fixed to 1 per player) are tried in order, at most ``max_charts`` of
+    them, ``timeout_ms`` each; the first verdict ends it. Returns ``(verdict, probabilities)`` like
+    :func:`_decide` (``unknown`` when no chart decided).
+    """
+    for chart in islice(product(*support), max_charts):
+        weight = [{a: z3.RealVal(1) if a == chart[j] else z3.Real(f"s{j + 1}_{a + 1}") for a in s}
+                  for j, s in enumerate(support)]
+        solver = z3.SolverFor("QF_NRA")
+        solver.set("timeout", timeout_ms)
+        solver.add(*[w > 0 for j, mix in enumerate(weight) for a, w in mix.items() if a != chart[j]])
+        for i, s in enumerate(support):
+            def value(a: int, i: int = i) -> Any:
+                terms = []
+                for others in _others(support, i):
+                    u = t.u(i, _with(others, i, a))
+                    if u:
+                        terms.append(prod((weight[j][b] for j, b in enumerate(others) if j != i),
+                                          start=z3.RealVal(f"{u.numerator}/{u.denominator}")))
+                return z3.Sum(terms) if terms else z3.RealVal(0)
+            base = value(s[0])
+            solver.add(*[value(a) == base for a in s[1:]])
+            solver.add(*[value(b) <= base for b in alive[i] if b not in s])
+        verdict = solver.check()
+        if verdict == z3.unsat:
+            return verdict, None
+        if verdict == z3.sat:
+            model = solver.model()
+            probabilities: dict[sp.Symbol, Fraction] = {}
+            for j, mix in enumerate(weight):
+                values = {}
+                for a, w in mix.items():
+                    v = model.eval(w, model_completion=True)
+                    values[a] = (Fraction(v.numerator_as_long(), v.denominator_as_long()) if z3.is_rational_value(v)
+                                 else Fraction(v.approx(30).as_fraction()).limit_denominator(10 ** 6))
+                total = sum(values.values())
+                probabilities.update({sp.Symbol(f"p{j + 1}_{a + 1}"): values[a] / total for a in support[j][1:]})
+            return verdict, probabilities
+    return z3.unknown, None
+
+
 def _points(system: _System, t: _Tables, fixed: Sequence[tuple[sp.Symbol, Fraction]] = ()
             ) -> list[PolyEquilibrium] | None:
     """The equilibria among the finitely many solutions of the system (``None``: infinitely many)."""
@@ -424,6 +488,33 @@ def _msolve_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | None:
         return None
     return _equilibria(system, t, {}, list(system.symbols), real_parametrized_points(found.eliminant,
                                                                                      list(found.coordinates)))
+
+
+def _positive_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | None:
+    """The equilibria of a support whose equations have infinitely many complex solutions, when only finitely
+    many of those have every support probability nonzero (``None`` when infinitely many have; raises
+    :class:`MsolveError` when msolve cannot help).
+
+    Every equilibrium with this support has each support probability ``p`` positive, so it solves
+    ``u * p = 1`` for a new unknown ``u`` per probability (Rabinowitsch's trick: the system's ideal saturated by
+    the probabilities). The components of the solution set that lie where some probability vanishes (in the
+    Jacob game II (C.7), for instance, a player's strategies in a block of actions nobody else plays are free
+    there) drop out, and what is left is often empty or finite: msolve decides it, and the finitely many points
+    are checked exactly as in :func:`_points`.
+    """
+    from .algebraic import real_parametrized_points
+    from .msolve import parametrize
+
+    inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
+    found = parametrize(list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)],
+                        list(system.symbols) + inverses)
+    if found is None:
+        return []
+    if isinstance(found, str):
+        return None
+    n = len(system.symbols)
+    return _equilibria(system, t, {}, list(system.symbols), real_parametrized_points(found.eliminant,
+                                                                                     list(found.coordinates[:n])))
 
 
 def _equilibria(system: _System, t: _Tables, values: dict, free: list, solutions) -> list[PolyEquilibrium]:
@@ -565,7 +656,7 @@ class _Outcome:
 
 def _solve_support(t: _Tables, alive: Sequence[Sequence[int]], support: Support, timeout_ms: int, long_ms: int,
                    msolve: bool) -> _Outcome:
-    """Decide one support profile (steps 1-5 of the module text)."""
+    """Decide one support profile (steps 1-7 of the module text)."""
     if any(_dominated(t, support, i, a, alive[i]) for i, s in enumerate(support) if len(s) > 1 for a in s):
         return _Outcome("pruned")
     if _relaxation_excludes(t, alive, support):
@@ -585,9 +676,17 @@ def _solve_support(t: _Tables, alive: Sequence[Sequence[int]], support: Support,
         except (MsolveError, LimitError):
             return _Outcome("undecided")
         relied = True
+    if found is None and msolve and system.positive:
+        try:
+            found = _positive_points(system, t)
+        except (MsolveError, LimitError):
+            found = None
+        relied = relied or found is not None
     if found is not None:
         return _Outcome("points" if found else "none", tuple(found), msolve=relied)
     if verdict != z3.sat:
+        verdict, model = _charts_decide(t, alive, support)
+    if verdict == z3.unknown:
         verdict, model = _decide(system, timeout_ms=timeout_ms)
     if verdict == z3.unknown and long_ms > timeout_ms:
         verdict, model = _decide(system, timeout_ms=long_ms)

@@ -3,6 +3,7 @@ import itertools
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from derivations.buck2022 import jacob2
@@ -138,3 +139,37 @@ def test_c6_recomputes_to_the_cached_answer():
 
     fresh, cached = compute_schedule("C.6"), schedule_cached("C.6")
     assert {k: v for k, v in fresh.items() if k != "seconds"} == {k: v for k, v in cached.items() if k != "seconds"}
+
+
+def test_saturating_by_the_probabilities_turns_c7_families_into_points_and_decides_open_supports():
+    """Supports of (C.7) whose equations have infinitely many complex solutions: the components where some
+    support probability vanishes are dropped (msolve on the system with ``u * p = 1`` per probability), which
+    leaves one isolated equilibrium for a support that was reported as a family, and no solution at all for a
+    support z3 left undecided in 10 s."""
+    pytest.importorskip("z3")
+    from derivations.buck2022.jacob2_schedules import strategic
+    from symgame.engine import enumpoly
+    from symgame.engine.msolve import msolve_program
+
+    if msolve_program() is None:
+        pytest.skip("msolve is not installed")
+    game = strategic("C.7")
+    t = enumpoly._Tables.of(game)
+    alive = [list(range(6))] * 3
+    family = ((0, 4), (1, 3, 5), (2, 3, 5))                  # {1,5} x {2,4,6} x {3,4,6}, actions from 1
+    system = enumpoly._system(t, alive, family)
+    assert enumpoly._points(system, t) is None                # infinitely many complex solutions
+    outcome = enumpoly._solve_support(t, alive, family, 1_000, 0, True)
+    assert outcome.kind == "points" and outcome.msolve
+    (eq,) = outcome.equilibria
+    assert eq.verified and eq.support == family
+    # independent check in floating point: no action of any player pays more than the profile
+    ts = jacob2.tensors("C.7")
+    profile = [np.array([float(p) for p in mix]) for mix in eq.profile]
+    for i in range(3):
+        others = [profile[j] for j in range(3) if j != i]
+        values = np.einsum("abc,b,c->a", np.moveaxis(ts[i], i, 0), *others)
+        assert values.max() - profile[i] @ values < 1e-12
+    empty = ((0, 3, 4), (1, 3, 5), (2, 3, 4))                 # {1,4,5} x {2,4,6} x {3,4,5}: undecided before
+    decided = enumpoly._solve_support(t, alive, empty, 1_000, 0, True)
+    assert decided.kind == "none" and decided.msolve

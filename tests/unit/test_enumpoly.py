@@ -438,3 +438,36 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path):
     enumpoly_solve(_c5_like(), checkpoint=path)
     with pytest.raises(InputError, match="another game"):
         enumpoly_solve(_volunteers(), checkpoint=path)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(*[st.integers(-6, 6)] * 3), min_size=12, max_size=12))
+def test_every_chart_gives_z3_the_same_answer_as_probabilities(cells):
+    """Each player's weights unnormalized with one fixed to 1 (a chart) describe the same equilibria as
+    probabilities summing to 1: on every support profile of random 3 x 2 x 2 games, in each chart, whenever z3
+    decides both forms they agree, and a rational point found in a chart solves the support's conditions
+    exactly once normalized."""
+    game = _game((3, 2, 2), _gambit_order_cells((3, 2, 2), cells))
+    t = enumpoly._Tables.of(game)
+    alive = [list(range(n)) for n in game.shape]
+    agreed = 0
+    for support in enumpoly._support_profiles(alive):
+        system = enumpoly._system(t, alive, support)
+        plain, _ = enumpoly._decide(system, timeout_ms=2_000)
+        if plain == z3.unknown:
+            continue
+        for chart in product(*support):
+            # the chart fixing the weight of `chart[j]` comes first once each support starts there
+            rotated = tuple(s[s.index(c):] + s[:s.index(c)] for s, c in zip(support, chart))
+            verdict, point = enumpoly._charts_decide(t, alive, rotated, max_charts=1)
+            if verdict == z3.unknown:
+                continue
+            assert verdict == plain, (support, chart)
+            agreed += 1
+            if verdict == z3.sat and rotated == support:
+                assert point is not None
+                values = {s: sp.Rational(point[s].numerator, point[s].denominator) for s in system.symbols}
+                if all(sp.expand(e.subs(values)) == 0 for e in system.equations):     # a rational point
+                    assert all(e.subs(values) > 0 for e in system.positive)
+                    assert all(e.subs(values) <= 0 for e in system.weak)
+    assert agreed > 0
