@@ -1,4 +1,5 @@
-"""Saturating a support's system by its probabilities and z3 in charts (``enumpoly``'s steps 5 and 6), against
+"""Saturating a support's system by its probabilities, and z3 in charts and on parts of the conditions
+(``enumpoly``'s steps 5 and 6), against
 deciding the same supports without them, in the same process.
 
 Usage: ``PYTHONPATH=. python3 benchmarks/bench_saturation.py [--undecided-only]``.
@@ -6,7 +7,7 @@ Usage: ``PYTHONPATH=. python3 benchmarks/bench_saturation.py [--undecided-only]`
 The supports are those of the Jacob game II (C.7) (Buck et al., arXiv:2208.02788, 2022, Appendix C.3) that the
 enumeration without saturation reported as families (20) or left undecided (a sample of 20 of its 293: every 15th
 in its order), listed below as data. Each group is decided three ways (``_solve_support``, z3's 10 s as in
-``enumpoly_solve``): as shipped, with saturation but no charts, and with neither (the previous implementation);
+``enumpoly_solve``): as shipped, with saturation but without step 6, and with neither (the previous implementation);
 the script prints, per way, the outcomes (none / points / family / undecided), the equilibria found (each
 verified by exact regret) and the seconds, then the ratio previous / shipped. Recorded in benchmarks/RESULTS.md.
 """
@@ -45,11 +46,12 @@ UNDECIDED = [
 
 
 def decide(t, alive, supports, saturate: bool, charts: bool) -> tuple[Counter, int, float]:
-    saved = enumpoly._positive_points, enumpoly._charts_decide
+    saved = enumpoly._positive_points, enumpoly._charts_decide, enumpoly._subsystems_exclude
     if not saturate:
         enumpoly._positive_points = lambda *a: None
     if not charts:
         enumpoly._charts_decide = lambda *a, **k: (enumpoly.z3.unknown, None)
+        enumpoly._subsystems_exclude = lambda *a, **k: False
     kinds: Counter = Counter()
     found = 0
     start = time.perf_counter()
@@ -61,7 +63,7 @@ def decide(t, alive, supports, saturate: bool, charts: bool) -> tuple[Counter, i
             kinds[outcome.kind] += 1
             found += len(outcome.equilibria)
     finally:
-        enumpoly._positive_points, enumpoly._charts_decide = saved
+        enumpoly._positive_points, enumpoly._charts_decide, enumpoly._subsystems_exclude = saved
     return kinds, found, time.perf_counter() - start
 
 
@@ -80,7 +82,7 @@ def main(argv: list[str]) -> None:
         new = decide(t, alive, supports, True, True)
         half = decide(t, alive, supports, True, False)
         old = decide(t, alive, supports, False, False)
-        for way, (kinds, found, seconds) in (("shipped", new), ("no charts", half), ("previous", old)):
+        for way, (kinds, found, seconds) in (("shipped", new), ("no step 6", half), ("previous", old)):
             print(f"{label:34s} {way:9s} {dict(sorted(kinds.items()))}  equilibria {found:3d}  {seconds:7.1f} s",
                   flush=True)
         print(f"{label:34s} ratio previous / shipped: {old[2] / new[2]:.1f}", flush=True)

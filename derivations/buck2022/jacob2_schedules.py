@@ -52,8 +52,8 @@ def schedule_key(name: str) -> str:
     from symgame.export.cache import content_key
 
     # version 2: supports with infinitely many complex solutions are saturated by their probabilities first
-    # (enumpoly's _positive_points), and what stays positive-dimensional goes to z3 in charts (_charts_decide): most
-    # of (C.7)'s undecided orbits are decided, and its families turn out to be isolated points
+    # (enumpoly's _positive_points), and what stays positive-dimensional goes to z3 in charts and their parts
+    # (_charts_decide, _subsystems_exclude): (C.7)'s undecided orbits are decided, its families are isolated points
     return content_key(part(name), {"symmetry": True, "msolve": _msolve_version()}, [__name__], version=2)
 
 

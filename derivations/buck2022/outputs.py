@@ -857,7 +857,7 @@ def _part_jacob2() -> dict:
 PARTS: dict[str, tuple] = {
     "fine": (_part_fine, True), "full_game": (_part_full_game, True), "table": (_part_table, True),
     "restriction": (_part_restriction, True), "weenie": (_part_weenie, True), "teams": (_part_teams, True),
-    "mesh": (_part_mesh, True), "extension": (_part_extension, True), "jacob2": (_part_jacob2, False),
+    "mesh": (_part_mesh, True), "extension": (_part_extension, True), "jacob2": (_part_jacob2, True),
     "recursive": (_part_recursive, False), "odd_man": (_part_odd_man, False), "jacob": (_part_jacob, False),
 }
 #: The code every part can reach: this module's imports (a change anywhere in them makes the cache stale).
@@ -879,8 +879,10 @@ def check_part(name: str, data: object) -> None:
     """Re-verify a cached Guts part before it is rendered, by recomputing a deterministic sample of it: Table 1's
     row N = 2 (with its Theorem 1.2 certificate bracket), the extension's row N = 21, the mesh study's point
     (N, M) = (2, 101), the restriction's row (N, M) = (2, 101), the 2 v 2 teams' row M = 21 and the Weenie
-    rule's z3 proof for n = 2 must come out as stored, character for character (about 8 s alone). The full game
-    on the finer mesh (one row, about 4 minutes) is not re-checked here.
+    rule's z3 proof for n = 2 must come out as stored, character for character (about 8 s alone), and so must
+    the Jacob game II's section for schedule (C.5) (its seeded search and fictitious play, about 2 s; the whole
+    part, with (C.6) and (C.7), takes about 20 s). The full game on the finer mesh (one row, about 4 minutes) is
+    not re-checked here.
 
     Raises
     ------
@@ -910,6 +912,12 @@ def check_part(name: str, data: object) -> None:
         points = data.get("points")
         if not isinstance(points, list) or [point.opponents, point.mesh, point.value] not in points:
             raise StoreError(f"{where}: the point N = 2, M = 101 differs from its recomputation")
+    elif name == "jacob2":
+        from derivations.buck2022.jacob2_outputs import schedule_lines
+
+        text = data.get("text")
+        if not isinstance(text, str) or "\n".join(schedule_lines("C.5")[0]) not in text:
+            raise StoreError(f"{where}: the section of schedule (C.5) differs from its recomputation")
     elif name in ("restriction", "teams", "weenie"):
         lines = data.get("lines")
         if not isinstance(lines, list):

@@ -35,7 +35,9 @@ decides each support exactly instead of by floating-point homotopy:
 6. what is still positive-dimensional goes back to z3, first in other coordinates: each player's weights
    unnormalized, one of them fixed to 1 (every condition is homogeneous in each player's weights, so each
    such *chart* is equivalent; z3 often decides one at once where the sum-to-one form runs out of time; see
-   ``_charts_decide``), then in the sum-to-one form for ``timeout_ms``;
+   ``_charts_decide``), and parts of the conditions that involve only some of the unknowns (when one has no
+   solution neither has the whole; see ``_subsystems_exclude``), then in the sum-to-one form for
+   ``timeout_ms``;
 7. otherwise the equilibria with that support form a *family* (a semialgebraic set of positive dimension
    over the complex numbers, also after step 5): it is reported as such, with its equations and one exact
    member found by fixing free coordinates at rationals.
@@ -94,6 +96,8 @@ MAX_VARIABLES = 8
 #: z3's time per chart in :func:`_charts_decide` (milliseconds), and the most charts tried per support.
 CHART_MS = 500
 MAX_CHARTS = 64
+#: The most parts of a support's conditions :func:`_subsystems_exclude` gives to z3.
+MAX_SUBSYSTEMS = 64
 #: A good ``long_ms`` for :func:`enumpoly_solve` when completeness matters more than time: z3's last try on a
 #: positive-dimensional support the first two left open. It settles one support of the Jacob game II (C.6) in
 #: 24 s; on Gambit's ``condjury.efg`` it decides 5 of 6 open supports (families) but takes the run from 102 s
@@ -410,8 +414,30 @@ def _decide(system: _System, extra: Sequence[tuple[sp.Symbol, Fraction]] = (),
     return verdict, approx
 
 
+def _chart_weights(support: Support, chart: Sequence[int]) -> list[dict[int, Any]]:
+    """Each player's weights in a chart: z3 unknowns ``s<player>_<strategy>``, the chart's strategy fixed to 1."""
+    return [{a: z3.RealVal(1) if a == chart[j] else z3.Real(f"s{j + 1}_{a + 1}") for a in s}
+            for j, s in enumerate(support)]
+
+
+def _chart_difference(t: _Tables, support: Support, weight: list[dict[int, Any]], chart: Sequence[int], i: int,
+                      a: int, b: int) -> tuple[Any, frozenset[str]]:
+    """Player ``i``'s payoff from ``a`` minus that from ``b`` in a chart's weights, and the unknowns it involves
+    (terms where the two payoffs agree cancel before they are built)."""
+    terms: list[Any] = []
+    names: set[str] = set()
+    for others in _others(support, i):
+        u = t.u(i, _with(others, i, a)) - t.u(i, _with(others, i, b))
+        if u:
+            terms.append(prod((weight[j][c] for j, c in enumerate(others) if j != i),
+                              start=z3.RealVal(f"{u.numerator}/{u.denominator}")))
+            names.update(f"s{j + 1}_{c + 1}" for j, c in enumerate(others) if j != i and c != chart[j])
+    return (z3.Sum(terms) if terms else z3.RealVal(0)), frozenset(names)
+
+
 def _charts_decide(t: _Tables, alive: Sequence[Sequence[int]], support: Support, timeout_ms: int = CHART_MS,
-                   max_charts: int = MAX_CHARTS) -> tuple[z3.CheckSatResult, dict[sp.Symbol, Fraction] | None]:
+                   max_charts: int = MAX_CHARTS, skip: int = 0
+                   ) -> tuple[z3.CheckSatResult, dict[sp.Symbol, Fraction] | None]:
     """z3 on the support's conditions written in other coordinates: each player's unnormalized weights
     ``s_j(a) > 0`` with one weight fixed to 1 (a *chart*), instead of probabilities that sum to 1.
 
@@ -421,27 +447,18 @@ def _charts_decide(t: _Tables, alive: Sequence[Sequence[int]], support: Support,
     z3's nonlinear arithmetic, though, often decides a chart at once where the sum-to-one form runs out of
     time (in the Jacob game II (C.7), 36 of the 40 supports left open after saturation). The charts
     (``product(*support)``: the weight fixed to 1 per player) are tried in order, at most ``max_charts`` of
-    them, ``timeout_ms`` each; the first verdict ends it. Returns ``(verdict, probabilities)`` like
-    :func:`_decide` (``unknown`` when no chart decided).
+    them (after the first ``skip``), ``timeout_ms`` each; the first verdict ends it. Returns ``(verdict,
+    probabilities)`` like :func:`_decide` (``unknown`` when no chart decided).
     """
-    for chart in islice(product(*support), max_charts):
-        weight = [{a: z3.RealVal(1) if a == chart[j] else z3.Real(f"s{j + 1}_{a + 1}") for a in s}
-                  for j, s in enumerate(support)]
+    for chart in islice(product(*support), skip, max_charts):
+        weight = _chart_weights(support, chart)
         solver = z3.SolverFor("QF_NRA")
         solver.set("timeout", timeout_ms)
         solver.add(*[w > 0 for j, mix in enumerate(weight) for a, w in mix.items() if a != chart[j]])
         for i, s in enumerate(support):
-            def value(a: int, i: int = i) -> Any:
-                terms = []
-                for others in _others(support, i):
-                    u = t.u(i, _with(others, i, a))
-                    if u:
-                        terms.append(prod((weight[j][b] for j, b in enumerate(others) if j != i),
-                                          start=z3.RealVal(f"{u.numerator}/{u.denominator}")))
-                return z3.Sum(terms) if terms else z3.RealVal(0)
-            base = value(s[0])
-            solver.add(*[value(a) == base for a in s[1:]])
-            solver.add(*[value(b) <= base for b in alive[i] if b not in s])
+            solver.add(*[_chart_difference(t, support, weight, chart, i, a, s[0])[0] == 0 for a in s[1:]])
+            solver.add(*[_chart_difference(t, support, weight, chart, i, b, s[0])[0] <= 0
+                         for b in alive[i] if b not in s])
         verdict = solver.check()
         if verdict == z3.unsat:
             return verdict, None
@@ -458,6 +475,51 @@ def _charts_decide(t: _Tables, alive: Sequence[Sequence[int]], support: Support,
                 probabilities.update({sp.Symbol(f"p{j + 1}_{a + 1}"): values[a] / total for a in support[j][1:]})
             return verdict, probabilities
     return z3.unknown, None
+
+
+def _subsystems_exclude(t: _Tables, alive: Sequence[Sequence[int]], support: Support,
+                        timeout_ms: int = CHART_MS, max_tries: int = MAX_SUBSYSTEMS) -> bool:
+    """Whether part of the support's conditions already has no solution (so the support holds no equilibrium).
+
+    In the first chart (see :func:`_charts_decide`) every condition the equilibria satisfy is listed with the
+    unknowns it involves after cancellation: each pair of a player's support strategies pays the same, and
+    each strategy outside the support pays at most each one inside. For a set ``V`` of unknowns (the unknowns
+    of one, two or three conditions together) the conditions that involve only ``V``, with ``V`` positive, are
+    a relaxation of the support's system; z3 is asked about the distinct ones, fewest conditions first, at most
+    ``max_tries`` of them, ``timeout_ms`` each. A game made of blocks (in the Jacob game II (C.7), two copies of
+    (C.5) and a minority game between them) has such parts: the conditions between strategies of one block
+    involve that block's weights only, and z3 refutes those at once where it cannot refute the whole (the last
+    4 open supports of (C.7)).
+    """
+    chart = tuple(s[0] for s in support)
+    weight = _chart_weights(support, chart)
+    conditions: list[tuple[frozenset[str], Any]] = []
+    for i, s in enumerate(support):
+        for a, b in combinations(s, 2):
+            expr, names = _chart_difference(t, support, weight, chart, i, a, b)
+            conditions.append((names, expr == 0))
+        for a in s:
+            for b in alive[i]:
+                if b not in s:
+                    expr, names = _chart_difference(t, support, weight, chart, i, b, a)
+                    conditions.append((names, expr <= 0))
+    positive = {f"s{j + 1}_{a + 1}": w > 0 for j, mix in enumerate(weight) for a, w in mix.items() if a != chart[j]}
+    variable_sets = sorted({names for names, _ in conditions}, key=lambda v: (len(v), sorted(v)))
+    parts: set[tuple[int, ...]] = set()
+    for r in (1, 2, 3):
+        for group in combinations(variable_sets, r):
+            union = frozenset().union(*group)
+            part = tuple(k for k, (names, _) in enumerate(conditions) if names <= union)
+            if 2 <= len(part) < len(conditions):
+                parts.add(part)
+    for part in islice(sorted(parts, key=lambda p: (len(p), p)), max_tries):
+        solver = z3.SolverFor("QF_NRA")
+        solver.set("timeout", timeout_ms)
+        solver.add(*[conditions[k][1] for k in part])
+        solver.add(*[positive[v] for v in sorted(frozenset().union(*(conditions[k][0] for k in part)))])
+        if solver.check() == z3.unsat:
+            return True
+    return False
 
 
 def _points(system: _System, t: _Tables, fixed: Sequence[tuple[sp.Symbol, Fraction]] = ()
@@ -684,8 +746,12 @@ def _solve_support(t: _Tables, alive: Sequence[Sequence[int]], support: Support,
         relied = relied or found is not None
     if found is not None:
         return _Outcome("points" if found else "none", tuple(found), msolve=relied)
-    if verdict != z3.sat:
-        verdict, model = _charts_decide(t, alive, support)
+    if verdict != z3.sat:                       # step 6: the first chart, its parts, the other charts
+        verdict, model = _charts_decide(t, alive, support, max_charts=1)
+        if verdict == z3.unknown and _subsystems_exclude(t, alive, support):
+            verdict = z3.unsat
+        if verdict == z3.unknown:
+            verdict, model = _charts_decide(t, alive, support, skip=1)
     if verdict == z3.unknown:
         verdict, model = _decide(system, timeout_ms=timeout_ms)
     if verdict == z3.unknown and long_ms > timeout_ms:

@@ -173,3 +173,21 @@ def test_saturating_by_the_probabilities_turns_c7_families_into_points_and_decid
     empty = ((0, 3, 4), (1, 3, 5), (2, 3, 4))                 # {1,4,5} x {2,4,6} x {3,4,5}: undecided before
     decided = enumpoly._solve_support(t, alive, empty, 1_000, 0, True)
     assert decided.kind == "none" and decided.msolve
+
+
+def test_the_last_open_c7_supports_fall_to_a_part_of_their_conditions():
+    """{2,3,4,5,6} x {2,3,4,5,6} x {2,3,4,6} stays positive-dimensional after saturation and z3 cannot decide it
+    whole in the first chart; the conditions among the second block's strategies (a copy of (C.5) with no
+    equilibrium of that support) involve only that block's weights, and z3 refutes them."""
+    from derivations.buck2022.jacob2_schedules import strategic
+    from symgame.engine import enumpoly
+    from symgame.engine.msolve import msolve_program
+
+    if msolve_program() is None:
+        pytest.skip("msolve is not installed")
+    t = enumpoly._Tables.of(strategic("C.7"))
+    alive = [list(range(6))] * 3
+    support = ((1, 2, 3, 4, 5), (1, 2, 3, 4, 5), (1, 2, 3, 5))
+    assert enumpoly._positive_points(enumpoly._system(t, alive, support), t) is None
+    assert enumpoly._subsystems_exclude(t, alive, support)
+    assert enumpoly._solve_support(t, alive, support, 1_000, 0, True).kind == "none"

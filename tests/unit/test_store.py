@@ -442,6 +442,18 @@ def test_a_forged_guts_table_row_is_caught():
         check_part("table", data)
 
 
+def test_a_forged_jacob2_search_find_is_caught():
+    from derivations.buck2022.outputs import check_part
+
+    data = _committed("guts/study_cache.json", "jacob2")
+    check_part("jacob2", data)
+    old = "(0, 0, 1) / (2/3, 1/3, 0) / (2/3, 1/3, 0); payoffs"
+    assert old in data["text"]
+    data["text"] = data["text"].replace(old, "(0, 0, 1) / (1/3, 2/3, 0) / (2/3, 1/3, 0); payoffs", 1)
+    with pytest.raises(StoreError, match=r"schedule \(C.5\) differs"):
+        check_part("jacob2", data)
+
+
 @pytest.mark.parametrize("part, old, new, message", [
     ("restriction", "| 2 | 101 | 0.013152 |", "| 2 | 101 | 0.013153 |", "row N = 2, M = 101"),
     ("teams", "| 21 | 0.000000 |", "| 21 | 0.000001 |", "row M = 21"),
