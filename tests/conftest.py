@@ -49,6 +49,15 @@ def billingham_analysis(billingham_atlas):
     return analyse_billingham(atlas=billingham_atlas)
 
 
+@pytest.fixture(scope="session")
+def billingham_stability(billingham_analysis):
+    """``stability_analysis`` of that atlas at the dynamics study's scale, once per session (about 13 s)."""
+    from derivations.billingham2017.dynamics import SCALE
+    from symgame.engine.stability import stability_analysis
+
+    return stability_analysis(billingham_analysis.atlas, scale=SCALE)
+
+
 # --- tests that compare committed outputs byte for byte -------------------------------------------------------------
 # The committed outputs (and the study caches' keys) were computed with the runtime libraries at the versions of
 # constraints.txt. With other versions inside pyproject.toml's ranges the library works, but its bytes may differ, so

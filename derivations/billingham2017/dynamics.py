@@ -243,11 +243,14 @@ def _overlaps(r: StabilityRange, lo: Endpoint, hi: Endpoint) -> bool:
 # --------------------------------------------------------------------------- study and writing
 
 def dynamics_study(analysis: AtlasAnalysis, directory: Path | None = None, recompute: bool = False,
-                   workers: int | None = 2) -> DynamicsStudy:
+                   workers: int | None = 2, stability=None) -> DynamicsStudy:
+    """The dynamics study of the atlas (``stability``: its ``stability_analysis(atlas, scale=SCALE)`` when the
+    caller has it already)."""
     from symgame.export.cache import StudyCache, cached
 
     atlas = analysis.atlas
-    stability = stability_analysis(atlas, scale=SCALE)
+    if stability is None:
+        stability = stability_analysis(atlas, scale=SCALE)
     labels = {f.ident: analysis.printed_labels(f) for f in atlas.families}
     jobs = centre_points(stability, {f.ident: f for f in atlas.families})
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None

@@ -39,13 +39,13 @@ DYNAMICS_TEXT = ("stability.json", "dynamics.json", "summary.md", "errata.md")
 
 
 def write_dynamics_outputs(directory: Path, analysis: AtlasAnalysis, recompute: bool = False,
-                           plots: bool = True, study=None) -> list[Path]:
+                           plots: bool = True, study=None, stability=None) -> list[Path]:
     """``outputs/billingham/dynamics/``: stability by exact P ranges, trajectories, Figure 6 analogue, claims."""
     from derivations.billingham2017 import dynamics_render as render
     from derivations.billingham2017.dynamics import dynamics_study
 
     directory.mkdir(parents=True, exist_ok=True)
-    study = study or dynamics_study(analysis, directory, recompute=recompute)
+    study = study or dynamics_study(analysis, directory, recompute=recompute, stability=stability)
     texts = render.texts(study)
     paths = []
     for name in DYNAMICS_TEXT:

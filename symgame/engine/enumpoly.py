@@ -488,8 +488,8 @@ def _subsystems_exclude(t: _Tables, alive: Sequence[Sequence[int]], support: Sup
     a relaxation of the support's system; z3 is asked about the distinct ones, fewest conditions first, at most
     ``max_tries`` of them, ``timeout_ms`` each. A game made of blocks (in the Jacob game II (C.7), two copies of
     (C.5) and a minority game between them) has such parts: the conditions between strategies of one block
-    involve that block's weights only, and z3 refutes those at once where it cannot refute the whole (the last
-    4 open supports of (C.7)).
+    involve that block's weights only, and z3 refutes those at once where it cannot refute the whole (6 supports
+    of (C.7), among them 4 that no chart decides).
     """
     chart = tuple(s[0] for s in support)
     weight = _chart_weights(support, chart)

@@ -173,18 +173,18 @@ def test_atlas_json_matches_its_schema():
 
 
 @pytest.mark.pinned
-def test_committed_dynamics_outputs_are_fresh(billingham_analysis, tmp_path):
-    """Stability is recomputed exactly; the numeric part comes from the committed cache, whose key must match."""
+def test_committed_dynamics_outputs_are_fresh(billingham_analysis, billingham_stability, tmp_path):
+    """Stability is recomputed exactly (once per session); the numeric part comes from the committed cache, whose
+    key must match."""
     from derivations.billingham2017.dynamics import CACHE_FILE, centre_points, numeric_key
     from derivations.billingham2017.outputs import DYNAMICS_TEXT, write_dynamics_outputs
-    from symgame.engine.stability import stability_analysis
 
     root = Path(__file__).resolve().parents[2] / "outputs" / "billingham" / "dynamics"
     atlas = billingham_analysis.atlas
-    jobs = centre_points(stability_analysis(atlas, scale=24), {f.ident: f for f in atlas.families})
+    jobs = centre_points(billingham_stability, {f.ident: f for f in atlas.families})
     assert numeric_key(jobs) in (root / CACHE_FILE).read_text(), \
         "outputs/billingham/dynamics is stale: run `symgame derive billingham`"
     (tmp_path / CACHE_FILE).write_bytes((root / CACHE_FILE).read_bytes())
-    write_dynamics_outputs(tmp_path, billingham_analysis, plots=False)
+    write_dynamics_outputs(tmp_path, billingham_analysis, plots=False, stability=billingham_stability)
     for name in DYNAMICS_TEXT:
         assert (tmp_path / name).read_bytes() == (root / name).read_bytes(), f"{root / name} is stale"

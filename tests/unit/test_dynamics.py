@@ -105,9 +105,9 @@ def test_rest_point_violating_a_sign_has_a_positive_eigenvalue(tmp_path):
 
 
 @pytest.mark.slow
-def test_billingham_stability_matches_the_exact_structure(billingham_analysis):
+def test_billingham_stability_matches_the_exact_structure(billingham_analysis, billingham_stability):
     atlas = billingham_analysis.atlas
-    result = stability_analysis(atlas, scale=24)
+    result = billingham_stability
     by = {f.family: f for f in result.families}
     assert all(f.rest_point for f in result.families)
     labels = {f.ident: billingham_analysis.printed_labels(f) for f in atlas.families}
