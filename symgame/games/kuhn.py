@@ -88,17 +88,34 @@ def threshold_behaviours(cards: int, a_bluff: Fraction, a_value: Fraction, a_cal
     ``_upper_rule(y, b_call)`` and bets after a check with
     ``_lower_rule(y, b_bluff)`` or ``_upper_rule(y, b_value)``.
     """
+    # each rule is 0 or 1 except at one card: evaluate it there only (the same numbers as the rules, far
+    # fewer Fractions made: the closed-form check runs this for every deck size up to 1000)
+    def lower(t: Fraction) -> list[Fraction]:
+        edge = math.ceil(t)
+        return [_lower_rule(x, t) if x == edge else (_ONE if x < edge else _ZERO) for x in range(cards + 1)]
+
+    def upper(t: Fraction) -> list[Fraction]:
+        edge = math.floor(t)
+        return [_upper_rule(x, t) if x == edge else (_ONE if x > edge else _ZERO) for x in range(cards + 1)]
+
+    a_bets = [max(u, v) for u, v in zip(lower(a_bluff), upper(a_value))]
+    a_calls = upper(a_call)
+    b_calls = upper(b_call)
+    b_bets = [max(u, v) for u, v in zip(lower(b_bluff), upper(b_value))]
     a, b = {}, {}
     for x in range(1, cards + 1):
-        bet = max(_lower_rule(x, a_bluff), _upper_rule(x, a_value))
-        call = _upper_rule(x, a_call)
-        a[f"A:{x}:open"] = {"bet": bet, "check": 1 - bet}
-        a[f"A:{x}:check-bet"] = {"call": call, "fold": 1 - call}
-        b_calls = _upper_rule(x, b_call)
-        b_bets = max(_lower_rule(x, b_bluff), _upper_rule(x, b_value))
-        b[f"B:{x}:bet"] = {"call": b_calls, "fold": 1 - b_calls}
-        b[f"B:{x}:check"] = {"bet": b_bets, "check": 1 - b_bets}
+        a[f"A:{x}:open"] = {"bet": a_bets[x], "check": _complement(a_bets[x])}
+        a[f"A:{x}:check-bet"] = {"call": a_calls[x], "fold": _complement(a_calls[x])}
+        b[f"B:{x}:bet"] = {"call": b_calls[x], "fold": _complement(b_calls[x])}
+        b[f"B:{x}:check"] = {"bet": b_bets[x], "check": _complement(b_bets[x])}
     return a, b
+
+
+_ONE, _ZERO = Fraction(1), Fraction(0)
+
+
+def _complement(p: Fraction) -> Fraction:
+    return _ZERO if p is _ONE else _ONE if p is _ZERO else 1 - p
 
 
 # ---------------------------------------------------------------------------
