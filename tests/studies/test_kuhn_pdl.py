@@ -165,3 +165,20 @@ def test_closed_form_outputs_are_fresh():
     assert (OUT / "pdl.json").read_text() == kuhn_outputs.pdl_json(checks, proofs)
     assert (OUT / "cheatsheet.tex").read_text() == kuhn_outputs.cheatsheet_tex(checks, proofs)
     assert "proved for every n >= 3" in (OUT / "pdl.json").read_text()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(1, 40), st.lists(st.fractions(min_value=-5, max_value=45, max_denominator=12), min_size=6,
+                                    max_size=6))
+def test_threshold_behaviours_are_the_rules_card_by_card(cards, thresholds):
+    """The behaviours evaluate each threshold rule only at its fractional card; they must equal the rules applied
+    to every card (and each pair of probabilities sum to 1)."""
+    a_bluff, a_value, a_call, b_call, b_bluff, b_value = thresholds
+    a, b = kuhn.threshold_behaviours(cards, *thresholds)
+    for x in range(1, cards + 1):
+        bet = max(kuhn._lower_rule(x, a_bluff), kuhn._upper_rule(x, a_value))
+        assert a[f"A:{x}:open"] == {"bet": bet, "check": 1 - bet}
+        assert a[f"A:{x}:check-bet"] == {"call": kuhn._upper_rule(x, a_call), "fold": 1 - kuhn._upper_rule(x, a_call)}
+        assert b[f"B:{x}:bet"] == {"call": kuhn._upper_rule(x, b_call), "fold": 1 - kuhn._upper_rule(x, b_call)}
+        bets = max(kuhn._lower_rule(x, b_bluff), kuhn._upper_rule(x, b_value))
+        assert b[f"B:{x}:check"] == {"bet": bets, "check": 1 - bets}
