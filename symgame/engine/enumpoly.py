@@ -404,14 +404,15 @@ def _decide(system: _System, extra: Sequence[tuple[sp.Symbol, Fraction]] = (),
     if verdict != z3.sat:
         return verdict, None
     model = solver.model()
-    approx: dict[sp.Symbol, Fraction] = {}
-    for s in system.symbols:
-        value = model.eval(names[s], model_completion=True)
-        if z3.is_rational_value(value):
-            approx[s] = Fraction(value.numerator_as_long(), value.denominator_as_long())
-        else:
-            approx[s] = Fraction(value.approx(30).as_fraction()).limit_denominator(10 ** 6)
-    return verdict, approx
+    return verdict, {s: _model_fraction(model, names[s]) for s in system.symbols}
+
+
+def _model_fraction(model: Any, term: Any) -> Fraction:
+    """The value of ``term`` in a z3 model: exact when rational, else a nearby fraction (denominator <= 10^6)."""
+    value = model.eval(term, model_completion=True)
+    if z3.is_rational_value(value):
+        return Fraction(value.numerator_as_long(), value.denominator_as_long())
+    return Fraction(value.approx(30).as_fraction()).limit_denominator(10 ** 6)
 
 
 def _chart_weights(support: Support, chart: Sequence[int]) -> list[dict[int, Any]]:
@@ -466,11 +467,7 @@ def _charts_decide(t: _Tables, alive: Sequence[Sequence[int]], support: Support,
             model = solver.model()
             probabilities: dict[sp.Symbol, Fraction] = {}
             for j, mix in enumerate(weight):
-                values = {}
-                for a, w in mix.items():
-                    v = model.eval(w, model_completion=True)
-                    values[a] = (Fraction(v.numerator_as_long(), v.denominator_as_long()) if z3.is_rational_value(v)
-                                 else Fraction(v.approx(30).as_fraction()).limit_denominator(10 ** 6))
+                values = {a: _model_fraction(model, w) for a, w in mix.items()}
                 total = sum(values.values())
                 probabilities.update({sp.Symbol(f"p{j + 1}_{a + 1}"): values[a] / total for a in support[j][1:]})
             return verdict, probabilities
