@@ -43,8 +43,8 @@ decides each support exactly instead of by floating-point homotopy:
    member found by fixing free coordinates at rationals.
 
 The list is *complete* when every support was decided; a support z3 could not decide in its time limits
-(:data:`QUICK_MS`, ``timeout_ms``, then ``long_ms`` if given, for positive-dimensional ones) is named in
-``undecided``. Every equilibrium is checked by exact regret on the whole game.
+(:data:`QUICK_MS`; for positive-dimensional ones :data:`CHART_MS` per chart and per part, ``timeout_ms``, then
+``long_ms`` if given) is named in ``undecided``. Every equilibrium is checked by exact regret on the whole game.
 
 Examples
 --------
