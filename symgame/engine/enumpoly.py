@@ -535,18 +535,24 @@ def _points(system: _System, t: _Tables, fixed: Sequence[tuple[sp.Symbol, Fracti
     return _equilibria(system, t, values, free, solutions)
 
 
-def _msolve_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | None:
-    """As :func:`_points` with the solutions from msolve (raises :class:`MsolveError` when it cannot help)."""
+def _msolve_points(system: _System, t: _Tables, saturate: bool = False) -> list[PolyEquilibrium] | None:
+    """As :func:`_points` with the solutions from msolve (raises :class:`MsolveError` when it cannot help); with
+    ``saturate``, only the solutions with every support probability nonzero (see :func:`_positive_points`)."""
     from .algebraic import real_parametrized_points
     from .msolve import parametrize
 
-    found = parametrize(system.equations, system.symbols)
+    equations, symbols = list(system.equations), list(system.symbols)
+    if saturate:
+        inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
+        equations += [u * p - 1 for u, p in zip(inverses, system.positive)]
+        symbols += inverses
+    found = parametrize(equations, symbols)
     if found is None:
         return []
     if isinstance(found, str):
         return None
-    return _equilibria(system, t, {}, list(system.symbols), real_parametrized_points(found.eliminant,
-                                                                                     list(found.coordinates)))
+    coordinates = list(found.coordinates[:len(system.symbols)])          # the inverses are not needed
+    return _equilibria(system, t, {}, list(system.symbols), real_parametrized_points(found.eliminant, coordinates))
 
 
 def _positive_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | None:
@@ -561,19 +567,7 @@ def _positive_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | Non
     there) drop out, and what is left is often empty or finite: msolve decides it, and the finitely many points
     are checked exactly as in :func:`_points`.
     """
-    from .algebraic import real_parametrized_points
-    from .msolve import parametrize
-
-    inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
-    found = parametrize(list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)],
-                        list(system.symbols) + inverses)
-    if found is None:
-        return []
-    if isinstance(found, str):
-        return None
-    n = len(system.symbols)
-    return _equilibria(system, t, {}, list(system.symbols), real_parametrized_points(found.eliminant,
-                                                                                     list(found.coordinates[:n])))
+    return _msolve_points(system, t, saturate=True)
 
 
 def _equilibria(system: _System, t: _Tables, values: dict, free: list, solutions) -> list[PolyEquilibrium]:
