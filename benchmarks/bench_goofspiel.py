@@ -7,6 +7,12 @@ Both compute the same values (checked below on the root's first round). Ratios a
 time(symgame) and states(baseline) / states(symgame).
 
 Run: python3 benchmarks/bench_goofspiel.py [BASELINE_MAX_N] [MAX_N]   (defaults 6 and 8)
+
+``--compare N [WORKERS]`` (issue 40 item 3): the previous floating-point DP (the vectorised NumPy simplex over each
+chunk's games built as one array, the previous level's table pickled with every batch of work units) against the
+current one (each round game built and solved in turn in code compiled by Numba, the previous level's table written
+once and memory-mapped by the workers), both on WORKERS local processes (default 2), alternated twice in this
+process; the tables must be bit-identical.
 """
 import sys
 import time
@@ -61,5 +67,38 @@ def main(baseline_top: int = 6, top: int = 8) -> None:
                   f"{triples / ours.states:.1f} (vs all triples) | - |")
 
 
+def compare(n: int = 10, workers: int = 2) -> None:
+    from symgame.engine.atlas import ProcessMapper, process_map
+
+    def previous():
+        return solve(n, backend="numpy", mapper=lambda fn, items: process_map(fn, items, workers))
+
+    def current():
+        with ProcessMapper(workers) as mapper:
+            return solve(n, mapper=mapper)
+
+    current()                                            # compiled once (Numba caches the machine code)
+    best = {"previous": float("inf"), "current": float("inf")}
+    results = {}
+    for _ in range(2):
+        for name, run in (("previous", previous), ("current", current)):
+            t0 = time.perf_counter()
+            results[name] = run()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    a, b = results["previous"], results["current"]
+    assert all(np.array_equal(x.view(np.int64), y.view(np.int64)) for x, y in zip(a.tables, b.tables))
+    assert a.first_move == b.first_move and a.matrix_games == b.matrix_games
+    games = b.matrix_games
+    print("| N | workers | matrix games | previous s | current s | previous us/game | current us/game | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    print(f"| {n} | {workers} | {games} | {best['previous']:.2f} | {best['current']:.2f} | "
+          f"{best['previous'] / games * 1e6:.3f} | {best['current'] / games * 1e6:.3f} | "
+          f"{best['previous'] / best['current']:.1f} |")
+    print("tables bit-identical: yes")
+
+
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    if sys.argv[1:2] == ["--compare"]:
+        compare(*(int(a) for a in sys.argv[2:4]))
+    else:
+        main(*(int(a) for a in sys.argv[1:3]))

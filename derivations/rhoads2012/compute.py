@@ -2,7 +2,8 @@
 keys of ``outputs/goofspiel/study_cache.json`` change only when the computation does.
 
 * ``exact``: the amount objective in exact arithmetic for N = 1..EXACT_MAX, every matrix game certified;
-* ``float``: the amount objective in floating point for N = EXACT_MAX + 1..FLOAT_MAX (two processes);
+* ``float``: the amount objective in floating point for N = EXACT_MAX + 1..FLOAT_MAX (two processes), with the
+  range of each first-move probability over every optimal first move (HiGHS);
 * ``win``: the win objective, P(win) - P(loss), exactly for N <= WIN_EXACT_MAX and in floats to WIN_FLOAT_MAX;
 * ``compare``: the two objectives' strategies played against each other and against best responses;
 * ``unique``: whether Table 1's first moves are the only optimal ones (exact vertex enumeration at N = 5).
@@ -14,7 +15,7 @@ from fractions import Fraction
 from typing import Sequence
 
 EXACT_MAX = 7
-FLOAT_MAX = 11
+FLOAT_MAX = 13                 # Table 2's N (about 10 minutes on 2 cores in all)
 WIN_EXACT_MAX = 6
 WIN_FLOAT_MAX = 8
 COMPARE = (2, 3, 4, 5)
@@ -58,7 +59,9 @@ def _solve_part(cards: int, objective: str, exact: bool, mapper=None) -> dict:
     s = solve(cards, exact=exact, objective=objective, mapper=mapper)
     seconds = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    extra = {}
+    extra: dict = {}
+    if objective == "amount" and not exact:
+        extra["range"] = _first_move_ranges(s)
     if objective == "amount" and cards == 9:
         # section 5: after upcard 9, human bid 1 against the computer's 9, the rest of the game is worth to the human
         rest = tuple(range(1, 9))
@@ -69,12 +72,34 @@ def _solve_part(cards: int, objective: str, exact: bool, mapper=None) -> dict:
             "saddle_points": s.saddle_points, "seconds": round(seconds, 2), "peak_mb": peak, **extra}
 
 
+RANGE_DIGITS = 6
+
+
+def _first_move_ranges(solution) -> dict:
+    """Per upcard and bet, ``[low, high]``: the bet's probability over every optimal first move (within 1e-9 of
+    the value; :func:`symgame.numeric.solvers.optimal_strategy_ranges`), rounded to RANGE_DIGITS places."""
+    import numpy as np
+
+    from symgame.numeric.solvers import optimal_strategy_ranges
+
+    hand = tuple(range(1, solution.cards + 1))
+    out = {}
+    for c in hand:
+        ranges = optimal_strategy_ranges(np.array(solution.matrix(hand, hand, hand, c), dtype=float))
+        out[str(c)] = {str(b): [round(float(lo), RANGE_DIGITS), round(float(hi), RANGE_DIGITS)]
+                       for b, (lo, hi) in zip(hand, ranges)}
+    return out
+
+
 def part_exact(cards: Sequence[int]) -> list[dict]:
     return [_solve_part(n, "amount", True, _two_processes if n >= 6 else None) for n in cards]
 
 
 def part_float(cards: Sequence[int]) -> list[dict]:
-    return [_solve_part(n, "amount", False, _two_processes) for n in cards]
+    from symgame.engine.atlas import ProcessMapper  # one pool; each level's table shared as a file, not pickled
+
+    with ProcessMapper(2) as mapper:
+        return [_solve_part(n, "amount", False, mapper) for n in cards]
 
 
 def part_win(exact_cards: Sequence[int], float_cards: Sequence[int]) -> list[dict]:

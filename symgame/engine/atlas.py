@@ -291,6 +291,74 @@ def serial_map(fn: Callable, items: Sequence) -> list:
     return [fn(*item) for item in items]
 
 
+@dataclass(frozen=True)
+class SharedArray:
+    """A read-only NumPy array handed to a :class:`ProcessMapper`'s workers as a file they memory-map (one
+    write and one page-cache copy for every work unit, instead of one pickled copy per batch of units)."""
+
+    path: str
+    token: str
+
+
+_OPENED: dict[str, Any] = {}
+
+
+def share(mapper: Any, value: Any) -> Any:
+    """``value`` (a NumPy array) as the mapper's workers best receive it in many work units.
+
+    Parameters
+    ----------
+    mapper : callable
+        A mapper (:func:`serial_map`, :class:`ProcessMapper`, :class:`DaskMapper` or any callable).
+    value : numpy.ndarray
+        Read-only data that many work units of one call need.
+
+    Returns
+    -------
+    object
+        A :class:`SharedArray` for a :class:`ProcessMapper`, a scattered future on Dask, ``value`` itself
+        for any other mapper. A work unit reads it back with :func:`shared_value`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table = np.arange(6.0)
+    >>> share(serial_map, table) is table
+    True
+    >>> with ProcessMapper(1) as mapper:
+    ...     handle = share(mapper, table)
+    ...     float(shared_value(handle)[5])
+    5.0
+    """
+    how = getattr(mapper, "share", None)
+    return how(value) if how is not None else value
+
+
+def shared_value(value: Any) -> Any:
+    """The array behind a :class:`SharedArray`; any other value unchanged.
+
+    Parameters
+    ----------
+    value : object
+        What a work unit received for a shared argument.
+
+    Returns
+    -------
+    object
+        The array, memory-mapped read-only (the last one is kept open per process), or ``value``.
+    """
+    if not isinstance(value, SharedArray):
+        return value
+    opened = _OPENED.get(value.token)
+    if opened is None:
+        import numpy as np
+
+        _OPENED.clear()
+        opened = np.load(value.path, mmap_mode="r", allow_pickle=False)
+        _OPENED[value.token] = opened
+    return opened
+
+
 def process_map(fn: Callable, items: Sequence, workers: int | None = None) -> list:
     """``[fn(*item) for item in items]`` on ``workers`` local processes, in order.
 
@@ -322,6 +390,27 @@ class ProcessMapper:
     def __init__(self, workers: int | None = None):
         self.workers = workers
         self._pool: Any = None
+        self._folder: Any = None
+        self._shared = 0
+
+    def share(self, value: Any) -> Any:
+        """``value`` (a NumPy array; anything else is returned as it is) written once to a private temporary folder (removed when the block ends; the previous
+        shared array is removed now) for the workers to memory-map: see :func:`share`."""
+        import os
+        import tempfile
+
+        import numpy as np
+
+        if not isinstance(value, np.ndarray):
+            return value
+        if self._folder is None:
+            self._folder = tempfile.mkdtemp(prefix="symgame-shared-")
+        for old in os.listdir(self._folder):
+            os.unlink(os.path.join(self._folder, old))
+        self._shared += 1
+        path = os.path.join(self._folder, f"{self._shared}.npy")
+        np.save(path, np.ascontiguousarray(value), allow_pickle=False)
+        return SharedArray(path, f"{os.getpid()}-{id(self)}-{self._shared}")
 
     def __call__(self, fn: Callable, items: Sequence) -> list:
         return list(self.imap(fn, items))
@@ -346,6 +435,8 @@ class ProcessMapper:
         return self
 
     def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        import shutil
+
         from ..model.isolated import end_pool
 
         pool, self._pool = self._pool, None
@@ -354,6 +445,9 @@ class ProcessMapper:
                 pool.shutdown(wait=True)
             else:
                 end_pool(pool)
+        folder, self._folder = self._folder, None
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class SchedulerError(SymgameError):
@@ -403,6 +497,12 @@ class DaskMapper:
             raise SchedulerError(f"the Dask scheduler at {where} has no workers (waited {self.WORKER_SECONDS} s); "
                                  "start one with `dask worker ADDRESS`") from None
         return client
+
+    def share(self, value: Any) -> Any:
+        """``value`` scattered to every worker once (a future that Dask resolves in each work unit)."""
+        if self._client is None:
+            self._client = self._connect()
+        return self._client.scatter(value, broadcast=True, hash=False)
 
     def close(self) -> None:
         if self._client is not None:

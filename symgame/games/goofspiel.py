@@ -57,7 +57,7 @@ from ..references import cite
 SOURCE = cite("rhoads2012", "sections 2-5, Tables 1-2")
 OBJECTIVES = ("amount", "win")
 #: largest N per mode: the amount objective in floats, exact; the win objective in floats, exact
-LIMITS = {("amount", False): 12, ("amount", True): 7, ("win", False): 8, ("win", True): 6}
+LIMITS = {("amount", False): 14, ("amount", True): 7, ("win", False): 8, ("win", True): 6}
 CHECKPOINT_VERSION = 2            # 2: JSON/NumPy files with hashes (1 used pickle and is not read)
 CHUNK_ENTRIES = 3_000_000               # matrix entries built at once per work unit (24 MB of floats)
 
@@ -171,21 +171,58 @@ def build_levels(cards: int, objective: str) -> list[Level]:
 
 # --------------------------------------------------------------------------- one level, floating point
 
-def _amount_chunk(cp, cs, cm, sets, child_set, prev) -> tuple[np.ndarray, int, int]:
-    """Values of the patterns ``cp/cs/cm`` (a chunk) for every prize set; also games solved and saddles."""
+def _amount_chunk(cp, cs, cm, sets, child_set, prev, backend: str = "auto") -> tuple[np.ndarray, int, int]:
+    """Values of the patterns ``cp/cs/cm`` (a chunk) for every prize set; also games solved and saddles.
+
+    Compiled (Numba, each game built and solved in turn) or NumPy (the chunk's games as one array, solved by
+    :func:`~symgame.numeric.matrix_batch.solve_batch`): bit-identical tables either way."""
+    from ..engine.atlas import shared_value
     from ..numeric.matrix_batch import solve_batch
 
+    prev = shared_value(prev)
     b, m, _ = cp.shape
     s = sets.shape[0]
+    kernel = _compiled_amount() if backend != "numpy" else None
+    if backend == "numba" and kernel is None:
+        raise ImportError("backend='numba' needs Numba (pip install numba)")
+    if kernel is not None:
+        values = np.empty((b, s, m))
+        prev = np.ascontiguousarray(prev)
+        saddles, failures = kernel(cp, cs, cm, sets, child_set, prev, 50 * (m + m), values)
+        if failures:             # solved as the NumPy path solves them (HiGHS, in solve_batch): the same bits
+            where = np.argwhere(np.isnan(values))
+            p_, s_, k_ = where[:, 0], where[:, 1], where[:, 2]
+            c = sets[s_, k_]
+            x = c[:, None, None] * cm[p_] + cs[p_].astype(float) * prev[cp[p_], child_set[s_, k_][:, None, None]]
+            values[p_, s_, k_] = solve_batch(x, backend="numpy").values
+        return values.mean(axis=2), b * s * m, int(saddles)
     children = prev[cp[:, None, None, :, :], child_set[None, :, :, None, None]]          # (b, S, m, m, m)
     x = sets[None, :, :, None, None] * cm[:, None, None] + cs[:, None, None].astype(float) * children
-    result = solve_batch(x.reshape(b * s * m, m, m))
+    result = solve_batch(x.reshape(b * s * m, m, m), backend="numpy")
     return result.values.reshape(b, s, m).mean(axis=2), b * s * m, int(result.saddle.sum())
 
 
-def _win_chunk(cp, cs, cm, sets, child_set, prev, reach, prev_reach, total) -> tuple[np.ndarray, int, int]:
+_AMOUNT: list = []
+
+
+def _compiled_amount() -> Any:
+    """The compiled round-game kernel, or ``None`` without Numba (looked up once)."""
+    if not _AMOUNT:
+        found: Any = None
+        try:
+            from ._goofspiel_kernel import amount_values as found
+        except ImportError:
+            pass
+        _AMOUNT.append(found)
+    return _AMOUNT[0]
+
+
+def _win_chunk(cp, cs, cm, sets, child_set, prev, reach, prev_reach, total,
+               backend: str = "auto") -> tuple[np.ndarray, int, int]:
+    from ..engine.atlas import shared_value
     from ..numeric.matrix_batch import solve_batch
 
+    prev = shared_value(prev)
     b, m, _ = cp.shape
     s = sets.shape[0]
     d = np.arange(-reach, reach + 1)
@@ -204,7 +241,7 @@ def _win_chunk(cp, cs, cm, sets, child_set, prev, reach, prev_reach, total) -> t
     signed = np.clip(cs[:, None, None].astype(np.int64) * step, -prev_reach, prev_reach) + prev_reach
     vals = prev[cp[:, None, None], child_set[live_s][None, :, :, None, None], signed]
     x = cs[:, None, None].astype(float) * vals
-    result = solve_batch(x.reshape(-1, m, m))
+    result = solve_batch(x.reshape(-1, m, m), backend=backend)
     out[:, live_s, live_d] = result.values.reshape(b, live_s.size, m).mean(axis=2)
     return out, b * live_s.size * m, int(result.saddle.sum())
 
@@ -454,7 +491,8 @@ def check_cards(cards: Any, objective: str = "amount", exact: bool = False) -> N
 
 
 def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Mapper | None = None,
-          checkpoint: Path | str | None = None, progress: Callable[[str], None] | None = None) -> GoofspielSolution:
+          checkpoint: Path | str | None = None, progress: Callable[[str], None] | None = None,
+          backend: str = "auto") -> GoofspielSolution:
     """Solve N-card Goofspiel by dynamic programming over stored subgames, level by level.
 
     Parameters
@@ -472,6 +510,10 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
         A folder: each finished level is saved there, and a run resumes from the last saved level.
     progress : callable, optional
         Called with one line per finished level.
+    backend : {"auto", "numba", "numpy"}
+        The floating-point round games: built and solved one by one in code compiled by Numba ("auto" when
+        Numba imports), or built as arrays and solved by the vectorised NumPy simplex; the tables are
+        bit-identical either way.
 
     Raises
     ------
@@ -504,7 +546,7 @@ def solve(cards: int, exact: bool = False, objective: str = "amount", mapper: Ma
             if kept:
                 root = [(_num(v, True), [_num(t, True) for t in p]) for v, p, _ in kept]
         else:
-            table, g, s = _float_level(level, tables[-1], objective, prev_reach, mapper, total)
+            table, g, s = _float_level(level, tables[-1], objective, prev_reach, mapper, total, backend)
         tables.append(table)
         games += g
         saddles += s
@@ -533,17 +575,21 @@ def _level_zero(objective: str, exact: bool) -> Any:
     return np.zeros((1, 1)) if objective == "amount" else np.array([[[-1.0, 0.0, 1.0]]])
 
 
-def _float_level(level: Level, prev: np.ndarray, objective: str, prev_reach: int, mapper: Mapper, total: int):
+def _float_level(level: Level, prev: np.ndarray, objective: str, prev_reach: int, mapper: Mapper, total: int,
+                 backend: str = "auto"):
+    from ..engine.atlas import share
+
     m, s = level.m, len(level.sets)
+    prev = share(mapper, prev)          # written once for the level's work units, not pickled with each
     if objective == "amount":
         parts = _chunks(level, s * m ** 3)
         items: list[tuple] = [(level.child_pattern[c], level.child_sign[c], level.compare[c], level.sets,
-                               level.child_set, prev) for c in parts]
+                               level.child_set, prev, backend) for c in parts]
         results = mapper(_amount_chunk, items)
     else:
         parts = _chunks(level, s * (2 * level.reach + 1) * m ** 3)
         items = [(level.child_pattern[c], level.child_sign[c], level.compare[c], level.sets, level.child_set, prev,
-                  level.reach, prev_reach, total) for c in parts]
+                  level.reach, prev_reach, total, backend) for c in parts]
         results = mapper(_win_chunk, items)
     table = np.concatenate([r[0] for r in results], axis=0)
     return table, sum(r[1] for r in results), sum(r[2] for r in results)

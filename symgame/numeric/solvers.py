@@ -1,6 +1,7 @@
 """Independent numeric solvers used to cross-check symbolic results.
 
-* zero-sum games: the maximin linear programme solved by scipy's HiGHS;
+* zero-sum games: the maximin linear programme solved by scipy's HiGHS, and the range of each row's
+  probability over all optimal strategies (``optimal_strategy_ranges``);
 * general-sum bimatrix games: all equilibria by nashpy's support enumeration;
 * one-player decision problems: the best actions by direct comparison.
 
@@ -107,6 +108,58 @@ def _maximin(a: np.ndarray) -> tuple[np.ndarray, float]:
     if not result.success:
         raise NumericSolverError(f"HiGHS failed: {result.message}")
     return result.x[:m], float(result.x[-1])
+
+
+def optimal_strategy_ranges(payoff: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+    """For each row, the least and the greatest probability it has in a maximin strategy of the row player
+    within ``tol`` of optimal (``tol`` relative to the largest payoff): ``2m`` linear programmes by HiGHS.
+
+    A range ``[0, 0]`` means no optimal strategy uses the row; ranges of zero width everywhere mean the
+    optimal strategy is unique (to the tolerance).
+
+    Parameters
+    ----------
+    payoff : ndarray, shape (m, n)
+        Row player's payoffs.
+    tol : float
+        How far below the value a strategy may guarantee and still count.
+
+    Returns
+    -------
+    ndarray, shape (m, 2)
+        ``[low, high]`` per row.
+
+    Raises
+    ------
+    NumericSolverError
+        When HiGHS fails.
+
+    Examples
+    --------
+    >>> np.round(optimal_strategy_ranges(np.array([[1.0, 1.0], [1.0, 1.0]])), 6).tolist()   # every mix is optimal
+    [[0.0, 1.0], [0.0, 1.0]]
+    >>> np.round(optimal_strategy_ranges(np.array([[1.0, -1.0], [-1.0, 1.0]])), 6).tolist()  # unique: (1/2, 1/2)
+    [[0.5, 0.5], [0.5, 0.5]]
+    """
+    from scipy.optimize import linprog
+
+    a = np.asarray(payoff, dtype=float)
+    m, n = a.shape
+    _, value = _maximin(a)
+    slack = tol * max(1.0, float(np.abs(a).max()))
+    # x >= 0, sum x = 1, (x^T A)_j >= value - slack for every column j
+    a_ub, b_ub = -a.T, np.full(n, -(value - slack))
+    out = np.empty((m, 2))
+    for i in range(m):
+        for side, sign in ((0, 1.0), (1, -1.0)):
+            cost = np.zeros(m)
+            cost[i] = sign
+            result = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=np.ones((1, m)), b_eq=[1.0], bounds=[(0, None)] * m,
+                             method="highs", options=HIGHS_OPTIONS)
+            if not result.success:
+                raise NumericSolverError(f"HiGHS failed on the range of row {i}: {result.message}")
+            out[i, side] = min(max(float(result.x[i]), 0.0), 1.0)
+    return out
 
 
 def bimatrix_equilibria(a: np.ndarray, b: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
