@@ -1,6 +1,9 @@
 """Billingham's atlas from the raw case space, against the paper's hand-pruned space.
 
-Run: python3 benchmarks/bench_atlas.py [--serial] [--compare]
+Run: python3 benchmarks/bench_atlas.py [--serial] [--compare] [--compare-search]
+
+With --compare-search: the interval search (and bisection refutation) in Python against the same search compiled
+by Numba (issue 40 item 1), alternated twice in this process on every core; the families must be the same.
 
 With --compare: the previous way (one pool per checkpointed chunk, z3 with 300 ms first on every surviving
 case) against the current one (one pool kept for the run, z3 with 20 ms first, then interval bisection, then
@@ -77,7 +80,37 @@ def compare():
           f"{best['previous'] / best['current']:.2f}; same families: {leaders['previous'] == leaders['current']}")
 
 
+def compare_search():
+    from symgame.engine.casesplit import CaseSearch
+
+    walls = {"python": [], "compiled": []}
+    seconds = {}
+    leaders = {}
+    with ProcessMapper() as warm:                 # Numba's cache loaded (or compiled) once before timing
+        build_atlas(build_game(), warm)
+    for _ in range(2):
+        for way in ("python", "compiled"):
+            CaseSearch.use_compiled = way == "compiled"         # workers are forked after this
+            start = time.perf_counter()
+            with ProcessMapper() as mapper:
+                atlas = build_atlas(build_game(), mapper)
+            walls[way].append(time.perf_counter() - start)
+            leaders[way] = [f.leaders for f in atlas.families]
+            s = atlas.stats.seconds
+            seconds[way] = s
+            print(f"{way}: {walls[way][-1]:.2f} s (search {s['search']:.2f} s, cases {s['cases']:.2f} s; CPU refute "
+                  f"{s['refute_cpu']:.2f} s, solve {s['solve_cpu']:.2f} s, ranges {s['range_cpu']:.2f} s), "
+                  f"{len(atlas.families)} families, {atlas.stats.survivors} survivors")
+    CaseSearch.use_compiled = True
+    best = {way: min(w) for way, w in walls.items()}
+    print(f"best of two: python {best['python']:.2f} s, compiled {best['compiled']:.2f} s, ratio "
+          f"{best['python'] / best['compiled']:.2f}; same families: {leaders['python'] == leaders['compiled']}")
+
+
 def main():
+    if "--compare-search" in sys.argv:
+        compare_search()
+        return
     if "--compare" in sys.argv:
         compare()
         return

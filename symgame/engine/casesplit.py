@@ -33,8 +33,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
+import numpy as np
 import sympy as sp
 
 from ..model.polygame import PolynomialGame
@@ -283,6 +284,9 @@ class CaseSearch:
     sign (``-``, ``+``, ``0``) for a responder.
     """
 
+    #: the compiled search when Numba imports (same survivors, nodes and cuts); False forces the Python one
+    use_compiled = True
+
     def __init__(self, game: PolynomialGame, structure: Structure, pieces: Sequence[ParameterPiece]):
         self.game = game
         self.structure = structure
@@ -297,6 +301,39 @@ class CaseSearch:
             polys = {x: homogenise_tail(self.polys[x]) if piece.tail else self.polys[x] for x in order}
             self.compiled.append({x: interval_poly(polys[x]) for x in order})
             self.linear_parts.append({x: _linear_parts(polys[x]) for x in order})
+
+    @cached_property
+    def _kernel(self) -> Any:
+        """The compiled search (:mod:`symgame.engine._search_kernel`) and its arrays per piece, or ``None``
+        without Numba. Built in the process that searches (not pickled with the search)."""
+        try:
+            from . import _search_kernel as kernel
+        except ImportError:
+            return None
+        data = []
+        for piece in range(len(self.pieces)):
+            polys: list[IntervalPoly] = []
+            conditions, linear = [], []
+            for x in self.structure.order:
+                conditions.append(len(polys))
+                polys.append(self.compiled[piece][x])
+                parts = []
+                for slot, a, b in self.linear_parts[piece][x]:
+                    parts.append((slot, len(polys), len(polys) + 1))
+                    polys += [a, b]
+                linear.append(parts)
+            data.append(kernel.flatten(polys, conditions, linear))
+        return kernel, data
+
+    @property
+    def compiled_search(self) -> bool:
+        """Whether :meth:`run` and :meth:`refute` run compiled (Numba imports and :attr:`use_compiled`)."""
+        return bool(self.use_compiled and self._kernel is not None)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_kernel", None)
+        return state
 
     def choices(self, variable: str) -> tuple[str, ...]:
         return LEADER_FACES if variable in self.structure.leaders else RESPONDER_SIGNS
@@ -359,6 +396,12 @@ class CaseSearch:
         False when the budget of ``max_boxes`` boxes runs out or a box
         narrower than 1e-6 survives.
         """
+        compiled = self._kernel if self.use_compiled else None
+        if compiled is not None:
+            kernel, data = compiled
+            lo, hi = self.case_box(piece_index, case)
+            codes = np.array([kernel.CODES[c] for c in case], dtype=np.int64)
+            return bool(kernel.refute(np.array(lo), np.array(hi), codes, max_boxes, data[piece_index]))
         stack = [self.case_box(piece_index, case)]
         boxes = 0
         while stack:
@@ -382,6 +425,14 @@ class CaseSearch:
     def run(self, task: SearchTask) -> SearchResult:
         """Enumerate the cases under ``task`` that survive interval pruning."""
         lo, hi = self.box(self.pieces[task.piece_index])
+        compiled = self._kernel if self.use_compiled else None
+        if compiled is not None:
+            kernel, data = compiled
+            prefix = np.array([kernel.CODES[c] for c in task.prefix], dtype=np.int64)
+            found, nodes, pruned = kernel.run(np.array(lo), np.array(hi), len(self.structure.leaders),
+                                              len(self.structure.order), prefix, data[task.piece_index])
+            cases = tuple("".join(kernel.LETTERS[int(c)] for c in row) for row in found)
+            return SearchResult(task, cases, int(nodes), int(pruned))
         order = self.structure.order
         survivors: list[str] = []
         counters = [0, 0]

@@ -580,19 +580,39 @@ def _float_level(level: Level, prev: np.ndarray, objective: str, prev_reach: int
     from ..engine.atlas import share
 
     m, s = level.m, len(level.sets)
-    prev = share(mapper, prev)          # written once for the level's work units, not pickled with each
+    # written once for all of the level's work units (files or scattered data), not sent with each of them
+    shared = share(mapper, prev, level.child_pattern, level.child_sign, level.compare)
     if objective == "amount":
         parts = _chunks(level, s * m ** 3)
-        items: list[tuple] = [(level.child_pattern[c], level.child_sign[c], level.compare[c], level.sets,
-                               level.child_set, prev, backend) for c in parts]
-        results = mapper(_amount_chunk, items)
+        items: list[tuple] = [(*shared, c[0], c[-1] + 1, level.sets, level.child_set, backend) for c in parts]
+        results = mapper(_amount_part, items)
     else:
         parts = _chunks(level, s * (2 * level.reach + 1) * m ** 3)
-        items = [(level.child_pattern[c], level.child_sign[c], level.compare[c], level.sets, level.child_set, prev,
-                  level.reach, prev_reach, total, backend) for c in parts]
-        results = mapper(_win_chunk, items)
+        items = [(*shared, c[0], c[-1] + 1, level.sets, level.child_set, level.reach, prev_reach, total, backend)
+                 for c in parts]
+        results = mapper(_win_part, items)
     table = np.concatenate([r[0] for r in results], axis=0)
     return table, sum(r[1] for r in results), sum(r[2] for r in results)
+
+
+def _patterns(cp, cs, cm, start: int, stop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Patterns ``start..stop - 1`` of the level's shared transition arrays."""
+    from ..engine.atlas import shared_value
+
+    def part(a: Any) -> np.ndarray:
+        return np.asarray(shared_value(a)[int(start):int(stop)])
+
+    return part(cp), part(cs), part(cm)
+
+
+def _amount_part(prev, cp, cs, cm, start, stop, sets, child_set, backend: str = "auto"):
+    """:func:`_amount_chunk` on a range of patterns of the level's shared arrays (one work unit)."""
+    return _amount_chunk(*_patterns(cp, cs, cm, start, stop), sets, child_set, prev, backend)
+
+
+def _win_part(prev, cp, cs, cm, start, stop, sets, child_set, reach, prev_reach, total, backend: str = "auto"):
+    """:func:`_win_chunk` on a range of patterns of the level's shared arrays (one work unit)."""
+    return _win_chunk(*_patterns(cp, cs, cm, start, stop), sets, child_set, prev, reach, prev_reach, total, backend)
 
 
 class _Checkpoint:

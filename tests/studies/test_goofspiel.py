@@ -169,7 +169,8 @@ def test_processes_give_the_same_tables_as_serial():
     with ProcessMapper(2) as mapper:                 # the previous level shared as a memory-mapped file
         shared = solve(6, mapper=mapper)
         folder = mapper._folder
-        assert folder is not None and len(list(Path(folder).iterdir())) == 1     # only the current level's file
+        # only the last level's files: its previous table and its three transition arrays
+        assert folder is not None and len(list(Path(folder).iterdir())) == 4
     assert not Path(folder).exists()                 # removed with the pool
     assert all(np.array_equal(a, b) for a, b in zip(serial.tables, shared.tables))
 
@@ -183,9 +184,9 @@ def test_a_dask_cluster_gives_the_same_tables_with_each_level_scattered_once():
         with DaskMapper(cluster) as mapper:
             scattered = []
             share = mapper.share
-            mapper.share = lambda value: scattered.append(share(value)) or scattered[-1]   # type: ignore[method-assign]
+            mapper.share = lambda *values: scattered.extend(share(*values)) or scattered[-len(values):]  # type: ignore
             dask = solve(7, mapper=mapper)
-    assert len(scattered) == 7 and all(type(f).__name__ == "Future" for f in scattered)
+    assert len(scattered) == 4 * 7 and all(type(f).__name__ == "Future" for f in scattered)
     assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(serial.tables, dask.tables))
 
 

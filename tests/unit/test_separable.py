@@ -1,16 +1,12 @@
 """symgame.verify.separable: group-wise deviations decide exactly what whole-box vertex deviations decide."""
 import itertools
 
-import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symgame.games import billingham
-from symgame.model.decide import Decision
 from symgame.model.polygame import PolynomialGame, PolyPlayer
-from symgame.verify.polycert import ProfileSet, exact_regret
-from symgame.verify.separable import certify_best_response, group_deviations, separable_groups
+from symgame.verify.separable import group_deviations, separable_groups
 
 X = sp.symbols("x0:4", real=True)
 Y = sp.symbols("y0:2", real=True)
@@ -64,59 +60,3 @@ def test_groups_follow_the_cards_in_kuhn_poker():
     # no monomial of player 1's payoff holds two of her cards
     assert all(len({x[0] for x in g}) == 1 for g in groups)
     assert sum(2 ** len(g) for k in range(3) for g in separable_groups(game, k)) < 2 ** 16
-
-
-@pytest.mark.slow
-def test_billingham_families_are_certified_group_by_group(billingham_atlas):
-    game = billingham.build_game()
-    checked = 0
-    for family in billingham_atlas.families[:6]:
-        member = family.members[0]
-        for iv in member.range.intervals:
-            cert = certify_best_response(game, ProfileSet.from_branch(member.branch), iv)
-            assert cert.decision is Decision.TRUE, (family.ident, cert)
-            checked += 1
-    assert checked >= 6
-
-
-def test_a_perturbed_family_is_refuted_with_an_exact_counterexample(billingham_atlas):
-    """1% more bluffing for Player 3 in the family valid for large P is not an equilibrium."""
-    game = billingham.build_game()
-    family = next(f for f in billingham_atlas.families if not f.continuum and f.intervals[0].upper is None)
-    member = family.members[0]
-    values = dict(member.branch.values)
-    values["b3"] = values["b3"] * sp.Rational(101, 100)
-    cert = certify_best_response(game, ProfileSet(tuple(values.items()), (), ()), member.range.intervals[0])
-    assert cert.decision is Decision.FALSE and cert.method == "z3, separable"
-    P = game.symbol("P")
-    at = sp.Rational(cert.counterexample["P"])
-    profile = {x: sp.sympify(v).subs(P, at) for x, v in values.items()}
-    assert not exact_regret(game, profile, {"P": at}).is_nash
-
-
-@pytest.mark.slow
-def test_deviation_gains_equal_the_substitution_at_every_vertex(billingham_atlas):
-    """``deviation_expressions`` evaluates one polynomial per player at the vertices; the reference substitutes
-    every vertex into the payoff, as the definition reads. The gains are rational functions of P, compared as
-    such (expanded forms of equal rational functions may differ)."""
-    import itertools
-
-    import sympy as sp
-
-    from symgame.verify.nashrefine import deviation_expressions
-
-    game = billingham_atlas.game
-    for family in billingham_atlas.families[:8]:
-        pset = ProfileSet.from_branch(family.members[0].branch)
-        values = {game.symbol(x): e for x, e in pset.values if x not in pset.free}
-        reference = {}
-        for player in game.players:
-            own = [game.symbol(v) for v in player.variables]
-            here = player.payoff.subs(values, simultaneous=True)
-            for vertex in itertools.product((0, 1), repeat=len(own)):
-                pinned = dict(zip(own, vertex))
-                others = {s: e for s, e in values.items() if s not in pinned}
-                label = f"player {player.name} plays " + ", ".join(f"{v}={b}" for v, b in zip(player.variables, vertex))
-                reference[label] = sp.cancel(here - player.payoff.subs(pinned).subs(others, simultaneous=True))
-        found = {label: sp.cancel(gain) for label, gain in deviation_expressions(game, pset)}
-        assert found == {label: g for label, g in reference.items() if g != 0}, family.ident
