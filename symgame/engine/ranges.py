@@ -17,6 +17,7 @@ the range is then flagged (``complete=False``) and reported as such.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -328,7 +329,11 @@ def decide_cell(branch: CaseBranch, P: sp.Symbol, cell: Cell, timeout_ms: int) -
 
 def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root: Endpoint | None,
               timeout_ms: int) -> Decision:
-    """Whether the branch's conditions hold at one parameter value (exact)."""
+    """Whether the branch's conditions hold at one parameter value (exact).
+
+    Each condition's numerator and denominator are formed once (:func:`_fraction`) and the value substituted
+    into both: the same sign condition as forming them after the substitution (which cost sympy's ``together``
+    once per cell), wherever the condition's denominator does not vanish, and required nonzero."""
     enc = Z3Encoder()
     formulas: list[z3.BoolRef] = []
     for expr, rel in realness_conditions(branch) + list(branch.conditions):
@@ -337,7 +342,10 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
             if not _number_holds(e, rel):
                 return Decision.FALSE
             continue
-        formulas.append(enc.condition(e, rel))
+        num, den = _fraction(expr)
+        if value is not None:
+            num, den = num.subs(P, value), den.subs(P, value)
+        formulas.append(enc.fraction_condition(num, den, rel))
     for z in branch.free:
         enc.var(z)
     if root is not None:
@@ -346,6 +354,12 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
                      p > z3.RealVal(f"{root.lower.numerator}/{root.lower.denominator}"),
                      p < z3.RealVal(f"{root.upper.numerator}/{root.upper.denominator}")]
     return decide(formulas, enc, timeout_ms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fraction(expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """``expr`` as numerator and denominator (sympy's ``together``), computed once per expression."""
+    return sp.fraction(sp.together(expr))
 
 
 def _number_holds(value: sp.Expr, rel: str) -> bool:

@@ -69,6 +69,10 @@ class Z3Encoder:
     def condition(self, expr: sp.Expr, rel: str) -> z3.BoolRef:
         """``expr rel 0`` with the denominator cleared (and required nonzero)."""
         num, den = sp.fraction(sp.together(expr))
+        return self.fraction_condition(num, den, rel)
+
+    def fraction_condition(self, num: sp.Expr, den: sp.Expr, rel: str) -> z3.BoolRef:
+        """``num / den rel 0`` as ``num * den rel 0`` and ``den != 0`` (just ``num rel 0`` when ``den`` is 1)."""
         n = self.term(sp.expand(num))
         if den == 1:
             return _relate(n, rel)
