@@ -1,6 +1,6 @@
 """Three-player Kuhn poker (4 cards, every card active): how far the case search reaches (issue 17).
 
-Run: python3 benchmarks/bench_kuhn3.py [--budget SECONDS] [--probes N]
+Run: python3 benchmarks/bench_kuhn3.py [--budget SECONDS] [--probes N] [--compiled-rate] [--dominance]
 
 The game is built from the rules (:mod:`symgame.games.kuhn3`, 48 information sets).  Billingham's
 simplified game (arXiv:1707.01392) is this game with 37 of them fixed; the levels below free them
@@ -78,7 +78,8 @@ def levels(variables) -> list[tuple[str, dict[str, int]]]:
     return steps
 
 
-def _search_job(fixed: dict[str, int], queue) -> None:
+def _search_job(fixed: dict[str, int], queue, compiled: bool = True) -> None:
+    CaseSearch.use_compiled = compiled
     game = kuhn3.build_game(4, fixed)
     structure = detect_structure(game)
     search = CaseSearch(game, structure, [STANDARD])
@@ -87,9 +88,9 @@ def _search_job(fixed: dict[str, int], queue) -> None:
     queue.put((result.nodes, result.pruned, len(result.survivors), time.perf_counter() - start))
 
 
-def run_search(fixed: dict[str, int], budget: float):
+def run_search(fixed: dict[str, int], budget: float, compiled: bool = True):
     queue = mp.get_context("fork").Queue()
-    proc = mp.get_context("fork").Process(target=_search_job, args=(fixed, queue))
+    proc = mp.get_context("fork").Process(target=_search_job, args=(fixed, queue, compiled))
     proc.start()
     proc.join(budget)
     if proc.is_alive():
@@ -156,6 +157,33 @@ def main(budget: float, probes: int) -> None:
               flush=True)
 
 
+def compiled_rate(budget: float) -> None:
+    """Nodes per second of the Python and the compiled search (issue 40 item 1) on the levels that finish, each in
+    its own process (after one compiled run that loads or compiles the kernels), and the projection of the whole
+    game's search (2.5 years on one core with the Python search, RESULTS.md) divided by the ratio."""
+    variables = kuhn3.build_game(4).variables
+    run_search(levels(variables)[0][1], budget, True)
+    print("level | free | Python: nodes, s, nodes/s | compiled: nodes, s, nodes/s | ratio")
+    ratios = []
+    for label, fixed in levels(variables)[:3]:
+        python = run_search(fixed, budget, False)
+        compiled = run_search(fixed, budget, True)
+        if python is None or compiled is None:
+            print(f"{label} | over {budget:.0f} s")
+            continue
+        assert python[:3] == compiled[:3]                 # same nodes, cuts and survivors
+        rates = python[0] / python[3], compiled[0] / compiled[3]
+        ratios.append(rates[1] / rates[0])
+        print(f"{label} | {len(variables) - len(fixed)} | {python[0]:,}, {python[3]:.2f}, {rates[0]:,.0f} | "
+              f"{compiled[0]:,}, {compiled[3]:.2f}, {rates[1]:,.0f} | {ratios[-1]:.1f}", flush=True)
+    if ratios:
+        factor = ratios[-1]            # the largest level: the smaller ones are dominated by loading the kernels
+        years = 2.5 * 3.15e7
+        print(f"whole game (26 free after dominance): 2.5 years of search on 1 core with the Python search -> "
+              f"{_duration(years / factor)} on 1 core and {_duration(years / factor / CLUSTER)} on {CLUSTER} "
+              f"at the ratio of the largest level measured, {factor:.1f}")
+
+
 def _duration(seconds: float) -> str:
     for unit, size in (("years", 3.15e7), ("days", 86400), ("h", 3600), ("min", 60)):
         if seconds >= size:
@@ -216,5 +244,8 @@ if __name__ == "__main__":
               f"{_duration(projected / CLUSTER)} on {CLUSTER}")
         sys.exit(0)
     budget = float(args[args.index("--budget") + 1]) if "--budget" in args else 120.0
+    if "--compiled-rate" in args:
+        compiled_rate(budget)
+        sys.exit(0)
     probes = int(args[args.index("--probes") + 1]) if "--probes" in args else 200
     main(budget, probes)
