@@ -301,10 +301,13 @@ def serial_map(fn: Callable, items: Sequence) -> list:
 @dataclass(frozen=True)
 class SharedArray:
     """A read-only NumPy array handed to a :class:`ProcessMapper`'s workers as a file they memory-map (one
-    write and one page-cache copy for every work unit, instead of one pickled copy per batch of units)."""
+    write and one page-cache copy for every work unit, instead of one pickled copy per batch of units).
+    ``generation`` names the ``share`` call it came from: a worker keeps only one generation's arrays open, so
+    the files the mapper removed at the next call are unmapped there too."""
 
     path: str
     token: str
+    generation: str = ""
 
 
 _OPENED: dict[str, Any] = {}
@@ -343,7 +346,8 @@ def share(mapper: Any, *values: Any) -> tuple:
 
 
 def shared_value(value: Any) -> Any:
-    """The array behind a :class:`SharedArray`; any other value unchanged (a few are kept open per process).
+    """The array behind a :class:`SharedArray`; any other value unchanged (the arrays of the latest ``share`` call
+    seen are kept open per process).
 
     Parameters
     ----------
@@ -361,8 +365,9 @@ def shared_value(value: Any) -> Any:
     if opened is None:
         import numpy as np
 
-        if len(_OPENED) >= 8:
+        if _OPENED.get("generation") != value.generation:
             _OPENED.clear()
+            _OPENED["generation"] = value.generation
         opened = np.load(value.path, mmap_mode="r", allow_pickle=False)
         _OPENED[value.token] = opened
     return opened
@@ -401,6 +406,7 @@ class ProcessMapper:
         self._pool: Any = None
         self._folder: Any = None
         self._shared = 0
+        self._calls = 0
 
     def share(self, *values: Any) -> list:
         """Each value (a NumPy array; anything else is returned as it is) written once to a private temporary
@@ -415,6 +421,8 @@ class ProcessMapper:
             self._folder = tempfile.mkdtemp(prefix="symgame-shared-")
         for old in os.listdir(self._folder):
             os.unlink(os.path.join(self._folder, old))
+        self._calls += 1
+        generation = f"{os.getpid()}-{id(self)}-{self._calls}"
         out = []
         for value in values:
             if not isinstance(value, np.ndarray):
@@ -423,7 +431,7 @@ class ProcessMapper:
             self._shared += 1
             path = os.path.join(self._folder, f"{self._shared}.npy")
             np.save(path, np.ascontiguousarray(value), allow_pickle=False)
-            out.append(SharedArray(path, f"{os.getpid()}-{id(self)}-{self._shared}"))
+            out.append(SharedArray(path, f"{generation}-{self._shared}", generation))
         return out
 
     def __call__(self, fn: Callable, items: Sequence) -> list:
