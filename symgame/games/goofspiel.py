@@ -60,6 +60,7 @@ OBJECTIVES = ("amount", "win")
 LIMITS = {("amount", False): 14, ("amount", True): 7, ("win", False): 8, ("win", True): 6}
 CHECKPOINT_VERSION = 2            # 2: JSON/NumPy files with hashes (1 used pickle and is not read)
 CHUNK_ENTRIES = 3_000_000               # matrix entries built at once per work unit (24 MB of floats)
+PIVOTS = 50                             # simplex pivots per row and column of a round game before HiGHS takes it
 
 Pattern = tuple[int, ...]                # 0: a card of player 1 only, 1: of player 2 only, 2: of both
 Mapper = Callable[[Callable, Sequence], list]
@@ -188,17 +189,17 @@ def _amount_chunk(cp, cs, cm, sets, child_set, prev, backend: str = "auto") -> t
     if kernel is not None:
         values = np.empty((b, s, m))
         prev = np.ascontiguousarray(prev)
-        saddles, failures = kernel(cp, cs, cm, sets, child_set, prev, 50 * (m + m), values)
+        saddles, failures = kernel(cp, cs, cm, sets, child_set, prev, int(PIVOTS * 2 * m), values)
         if failures:             # solved as the NumPy path solves them (HiGHS, in solve_batch): the same bits
             where = np.argwhere(np.isnan(values))
             p_, s_, k_ = where[:, 0], where[:, 1], where[:, 2]
             c = sets[s_, k_]
             x = c[:, None, None] * cm[p_] + cs[p_].astype(float) * prev[cp[p_], child_set[s_, k_][:, None, None]]
-            values[p_, s_, k_] = solve_batch(x, backend="numpy").values
+            values[p_, s_, k_] = solve_batch(x, int(PIVOTS * 2 * m), backend="numpy").values
         return values.mean(axis=2), b * s * m, int(saddles)
     children = prev[cp[:, None, None, :, :], child_set[None, :, :, None, None]]          # (b, S, m, m, m)
     x = sets[None, :, :, None, None] * cm[:, None, None] + cs[:, None, None].astype(float) * children
-    result = solve_batch(x.reshape(b * s * m, m, m), backend="numpy")
+    result = solve_batch(x.reshape(b * s * m, m, m), int(PIVOTS * 2 * m), backend="numpy")
     return result.values.reshape(b, s, m).mean(axis=2), b * s * m, int(result.saddle.sum())
 
 

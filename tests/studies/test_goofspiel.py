@@ -190,6 +190,27 @@ def test_a_dask_cluster_gives_the_same_tables_with_each_level_scattered_once():
     assert all(np.array_equal(a.view(np.int64), b.view(np.int64)) for a, b in zip(serial.tables, dask.tables))
 
 
+def test_round_games_without_an_optimal_basis_go_to_highs_alike_in_both_paths(monkeypatch):
+    """Two pivots per game: many round games stop short; both paths hand the same ones to HiGHS and give the
+    same bits, and the values are still the game's (the exact DP's, to 1e-9)."""
+    pytest.importorskip("numba")
+    import symgame.games.goofspiel as goofspiel
+
+    monkeypatch.setattr(goofspiel, "PIVOTS", 0.25)        # 0.25 * 2 * 4 = 2 pivots for the 4 x 4 games
+    exact = SOLVED[(5, "amount")]
+    level = exact.levels[3]
+    prev = np.array([[float(v) for v in row] for row in exact.tables[3]])
+    args = (level.child_pattern, level.child_sign, level.compare, level.sets, level.child_set, prev)
+    compiled = goofspiel._amount_chunk(*args, backend="numba")[0]
+    reference = goofspiel._amount_chunk(*args, backend="numpy")[0]
+    assert np.array_equal(compiled.view(np.int64), reference.view(np.int64))
+    want = np.array([[float(v) for v in row] for row in exact.tables[4]])
+    assert np.abs(compiled - want).max() < 1e-9
+    values = np.empty((len(level.patterns), len(level.sets), 4))
+    _, stopped = goofspiel._compiled_amount()(*args[:5], prev, 2, values)
+    assert stopped > 10                                  # the limit does send games to HiGHS at this level
+
+
 def test_compiled_round_games_give_the_numpy_tables_bit_for_bit():
     """The compiled kernel (each round game built and solved in turn) against the NumPy path (a level's games
     as one array, the vectorised simplex): the same IEEE bits in every table entry, at every level of N = 7."""
