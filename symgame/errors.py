@@ -9,6 +9,9 @@ Catch :class:`SymgameError` to handle anything symgame raises on purpose; the co
 """
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 
 class SymgameError(Exception):
     """Base class of every error symgame raises on purpose."""
@@ -62,6 +65,26 @@ def optional_import(module: str, feature: str, extra: str = "export"):
         return importlib.import_module(module)
     except ImportError:
         raise MissingDependencyError(f"{feature} need {module.split('.')[0]}: pip install 'symgame[{extra}]'") from None
+
+
+@functools.lru_cache(maxsize=None)
+def optional_module(module: str) -> Any:
+    """``importlib.import_module(module)``, or ``None`` when it does not import (looked up once): the compiled
+    kernels, which need Numba and have NumPy or Python fallbacks.
+
+    Examples
+    --------
+    >>> optional_module("json").__name__
+    'json'
+    >>> optional_module("no_such_module_here") is None
+    True
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
 
 
 class TimeLimitError(NoResultError):

@@ -306,9 +306,10 @@ class CaseSearch:
     def _kernel(self) -> Any:
         """The compiled search (:mod:`symgame.engine._search_kernel`) and its arrays per piece, or ``None``
         without Numba. Built in the process that searches (not pickled with the search)."""
-        try:
-            from . import _search_kernel as kernel
-        except ImportError:
+        from ..errors import optional_module
+
+        kernel = optional_module("symgame.engine._search_kernel")
+        if kernel is None:
             return None
         data = []
         for piece in range(len(self.pieces)):

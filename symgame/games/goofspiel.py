@@ -203,19 +203,12 @@ def _amount_chunk(cp, cs, cm, sets, child_set, prev, backend: str = "auto") -> t
     return result.values.reshape(b, s, m).mean(axis=2), b * s * m, int(result.saddle.sum())
 
 
-_AMOUNT: list = []
-
-
 def _compiled_amount() -> Any:
-    """The compiled round-game kernel, or ``None`` without Numba (looked up once)."""
-    if not _AMOUNT:
-        found: Any = None
-        try:
-            from ._goofspiel_kernel import amount_values as found
-        except ImportError:
-            pass
-        _AMOUNT.append(found)
-    return _AMOUNT[0]
+    """The compiled round-game kernel, or ``None`` without Numba."""
+    from ..errors import optional_module
+
+    kernel = optional_module("symgame.games._goofspiel_kernel")
+    return kernel.amount_values if kernel is not None else None
 
 
 def _win_chunk(cp, cs, cm, sets, child_set, prev, reach, prev_reach, total,

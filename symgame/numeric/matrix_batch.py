@@ -140,19 +140,12 @@ def _fall_back(a: np.ndarray, failed: np.ndarray, values: np.ndarray, row: np.nd
         values[g], row[g], column[g], basis[g] = lp.value, lp.row_strategy, lp.col_strategy, -1
 
 
-_KERNEL: list = []
-
-
 def _compiled() -> Any:
-    """Numba's compiled kernel, or ``None`` when Numba does not import (looked up once)."""
-    if not _KERNEL:
-        found: Any = None
-        try:
-            from ._simplex_kernel import solve_games as found
-        except ImportError:
-            pass
-        _KERNEL.append(found)
-    return _KERNEL[0]
+    """Numba's compiled kernel, or ``None`` when Numba does not import."""
+    from ..errors import optional_module
+
+    kernel = optional_module("symgame.numeric._simplex_kernel")
+    return kernel.solve_games if kernel is not None else None
 
 
 def _solve_compiled(kernel: Any, a: np.ndarray, max_iterations: int) -> BatchSolution:
