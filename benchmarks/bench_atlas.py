@@ -55,56 +55,58 @@ def run(label, mapper, case_filter=None):
     return atlas, wall
 
 
-def compare():
-    quick = atlas_module.Z3_QUICK_MS
-    walls = {"previous": [], "current": []}
+def _alternate(ways: dict) -> None:
+    """Run each way (a name and a function building the atlas) twice, alternated; print each run, the best of two
+    per way, the ratio of the first way to the second, and whether the families agree."""
+    walls: dict = {way: [] for way in ways}
     leaders = {}
     for _ in range(2):
-        for way in ("previous", "current"):
-            atlas_module.Z3_QUICK_MS = atlas_module.Z3_FILTER_MS if way == "previous" else quick
+        for way, build in ways.items():
             start = time.perf_counter()
-            if way == "previous":
-                atlas = build_atlas(build_game(), process_map)
-            else:
-                with ProcessMapper() as mapper:
-                    atlas = build_atlas(build_game(), mapper)
+            atlas = build()
             walls[way].append(time.perf_counter() - start)
             leaders[way] = [f.leaders for f in atlas.families]
             s = atlas.stats.seconds
-            print(f"{way}: {walls[way][-1]:.1f} s (search {s['search']:.1f} s, cases {s['cases']:.1f} s; CPU refute "
-                  f"{s['refute_cpu']:.1f} s, solve {s['solve_cpu']:.1f} s, ranges {s['range_cpu']:.1f} s), "
-                  f"{len(atlas.families)} families")
+            print(f"{way}: {walls[way][-1]:.2f} s (search {s['search']:.2f} s, cases {s['cases']:.2f} s; CPU refute "
+                  f"{s['refute_cpu']:.2f} s, solve {s['solve_cpu']:.2f} s, ranges {s['range_cpu']:.2f} s), "
+                  f"{len(atlas.families)} families, {atlas.stats.survivors} survivors")
+    (a, b), best = list(ways), {way: min(w) for way, w in walls.items()}
+    print(f"best of two: {a} {best[a]:.2f} s, {b} {best[b]:.2f} s, ratio {best[a] / best[b]:.2f}; "
+          f"same families: {leaders[a] == leaders[b]}")
+
+
+def _kept_pool():
+    with ProcessMapper() as mapper:
+        return build_atlas(build_game(), mapper)
+
+
+def compare():
+    quick = atlas_module.Z3_QUICK_MS
+
+    def previous():
+        atlas_module.Z3_QUICK_MS = atlas_module.Z3_FILTER_MS
+        return build_atlas(build_game(), process_map)
+
+    def current():
+        atlas_module.Z3_QUICK_MS = quick
+        return _kept_pool()
+
+    _alternate({"previous": previous, "current": current})
     atlas_module.Z3_QUICK_MS = quick
-    best = {way: min(w) for way, w in walls.items()}
-    print(f"best of two: previous {best['previous']:.1f} s, current {best['current']:.1f} s, ratio "
-          f"{best['previous'] / best['current']:.2f}; same families: {leaders['previous'] == leaders['current']}")
 
 
 def compare_search():
     from symgame.engine.casesplit import CaseSearch
 
-    walls = {"python": [], "compiled": []}
-    seconds = {}
-    leaders = {}
-    with ProcessMapper() as warm:                 # Numba's cache loaded (or compiled) once before timing
-        build_atlas(build_game(), warm)
-    for _ in range(2):
-        for way in ("python", "compiled"):
-            CaseSearch.use_compiled = way == "compiled"         # workers are forked after this
-            start = time.perf_counter()
-            with ProcessMapper() as mapper:
-                atlas = build_atlas(build_game(), mapper)
-            walls[way].append(time.perf_counter() - start)
-            leaders[way] = [f.leaders for f in atlas.families]
-            s = atlas.stats.seconds
-            seconds[way] = s
-            print(f"{way}: {walls[way][-1]:.2f} s (search {s['search']:.2f} s, cases {s['cases']:.2f} s; CPU refute "
-                  f"{s['refute_cpu']:.2f} s, solve {s['solve_cpu']:.2f} s, ranges {s['range_cpu']:.2f} s), "
-                  f"{len(atlas.families)} families, {atlas.stats.survivors} survivors")
+    def way(compiled: bool):
+        def build():
+            CaseSearch.use_compiled = compiled             # workers are forked after this
+            return _kept_pool()
+        return build
+
+    _kept_pool()                                  # Numba's cache loaded (or compiled) once before timing
+    _alternate({"python": way(False), "compiled": way(True)})
     CaseSearch.use_compiled = True
-    best = {way: min(w) for way, w in walls.items()}
-    print(f"best of two: python {best['python']:.2f} s, compiled {best['compiled']:.2f} s, ratio "
-          f"{best['python'] / best['compiled']:.2f}; same families: {leaders['python'] == leaders['compiled']}")
 
 
 def main():

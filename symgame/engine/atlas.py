@@ -310,7 +310,8 @@ class SharedArray:
     generation: str = ""
 
 
-_OPENED: dict[str, Any] = {}
+_OPENED: dict[str, Any] = {}          # token -> memory-mapped array, all of the generation below
+_OPENED_GENERATION: list[str] = [""]
 
 
 def share(mapper: Any, *values: Any) -> tuple:
@@ -365,9 +366,9 @@ def shared_value(value: Any) -> Any:
     if opened is None:
         import numpy as np
 
-        if _OPENED.get("generation") != value.generation:
+        if _OPENED_GENERATION[0] != value.generation:
             _OPENED.clear()
-            _OPENED["generation"] = value.generation
+            _OPENED_GENERATION[0] = value.generation
         opened = np.load(value.path, mmap_mode="r", allow_pickle=False)
         _OPENED[value.token] = opened
     return opened
