@@ -41,6 +41,14 @@ def pair_key(pair: tuple[int, int]) -> str:
 
 def compute_pair(pair: tuple[int, int]) -> dict[str, Any]:
     """Derive, certify and check one pair of scores (JSON-ready, deterministic)."""
+    from symgame.model import second_opinion
+
+    score1, score2 = pair
+    with second_opinion.background():   # one helper for the whole pair: derivation, certificate, JSON
+        return _compute_pair(score1, score2)
+
+
+def _compute_pair(score1: int, score2: int) -> dict[str, Any]:
     from symgame.engine.derive import derive_by_discovery
     from symgame.errors import NoResultError
     from symgame.export.documents import pdl_json
@@ -49,7 +57,6 @@ def compute_pair(pair: tuple[int, int]) -> dict[str, Any]:
     from symgame.verify.certify import certify_pdl
     from symgame.verify.crosscheck import check_points, random_domain_points, rule_witness_points
 
-    score1, score2 = pair
     game = jeopardy.build_game(score1, score2)
     try:
         derivation = derive_by_discovery(game, game_kernels)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model import second_opinion
 from ..model.game import NormalFormGame
 from ..model.pdl import PDL
 from ..model.rational import clear_denominators
@@ -55,6 +56,12 @@ def derive_by_discovery(game: NormalFormGame, find_kernels: KernelFinder, grid_s
     Requires a box domain of parameters in [0, 1] for the sample grid
     (other domains: use :func:`derive_equilibria`).
     """
+    with second_opinion.background():
+        return _derive_by_discovery(game, find_kernels, grid_steps, timeout_ms)
+
+
+def _derive_by_discovery(game: NormalFormGame, find_kernels: KernelFinder, grid_steps: int,
+                         timeout_ms: int) -> Derivation:
     probes = unit_grid(game.domain.names, 4)
     reduction = reduce_by_dominance(game, probes, timeout_ms)
     reduced = reduction.game

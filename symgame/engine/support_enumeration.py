@@ -207,7 +207,7 @@ class BranchSolver:
         for numer, denom in self.conditions(rows_support, cols_support, row, col):
             atoms.extend(polynomial_condition(numer, denom, self.oracle))
         region = Region(normalise_atoms(atoms))
-        emptiness = region_is_empty(self.game.domain, region, self.timeout_ms)
+        emptiness = region_is_empty(self.game.domain, region, self.timeout_ms, self.oracle.ctx)
         if emptiness is Decision.TRUE:
             return None
         region = Region(tuple(drop_implied_atoms(self.oracle.ctx, [], list(region.atoms), self.timeout_ms)))

@@ -272,6 +272,77 @@ def squarefree_above(field: "AlgebraicExtension", over: list[flint.fmpq_poly], l
     return field.squarefree(over)
 
 
+def root_tests(field: "AlgebraicExtension", over: list[flint.fmpq_poly], length: int,
+               discriminant: flint.fmpq_poly,
+               subresultant: Callable[[int], list[flint.fmpz_poly]]) -> list[list[flint.fmpq_poly]]:
+    """Polynomials over Q(alpha) whose sign changes find the real roots of ``f(alpha, y)``: on an interval that
+    isolates a number among the roots of ``f(alpha, y)``, the number is a root exactly when one of them changes
+    sign there (their roots are roots of ``f(alpha, y)``, and each root has odd multiplicity in one of them).
+
+    ``over`` are ``f(alpha, y)``'s coefficients (``f`` has ``length`` coefficients in ``y``, the discriminant
+    ``discriminant`` in ``x`` and the subresultants ``subresultant(j)`` with ``df/dy``, coefficients in Z[x]).
+    ``[f(alpha, y)]`` itself when it is square-free (:func:`squarefree_above`'s discriminant test). Otherwise, with
+    ``f``'s leading coefficient nonzero at alpha, ``gcd(f(alpha, y), df/dy(alpha, y))`` is the first subresultant
+    whose leading coefficient does not vanish at alpha (subresultants commute with the evaluation when the
+    leading coefficient stays nonzero: Basu, Pollack, Roy, *Algorithms in Real Algebraic Geometry*, 2nd ed.,
+    Springer 2006, section 8.3.3 and Proposition 8.71 (chapter 8, "Complexity of Basic Algorithms")); when it
+    is linear, ``f(alpha, y)`` has one double root and ``[f(alpha, y), gcd]`` are the tests: no arithmetic in
+    Q(alpha) beyond remainders by alpha's polynomial. Euclid's algorithm over Q(alpha), whose inverses make the
+    coefficients grow without bound (the near tie (18, 17) of Final Jeopardy spent half its time in them),
+    remains for the rest: a trimmed leading coefficient or a greatest common divisor of degree 2 or more.
+    """
+    if len(over) <= 2 or (len(over) == length and not field.reduce(discriminant).is_zero()):
+        return [over]
+    if len(over) == length:
+        for j in range(1, length - 1):   # j = deg f - 1: the derivative itself
+            coefficients = subresultant(j)
+            if not field.reduce(flint.fmpq_poly(coefficients[-1].coeffs())).is_zero():
+                if j == 1:
+                    return [over, field.trim([flint.fmpq_poly(c.coeffs()) for c in coefficients])]
+                break
+    return [field.squarefree(over)]
+
+
+def subresultant_coefficients(f: Sequence[flint.fmpz_poly], g: Sequence[flint.fmpz_poly],
+                              j: int) -> list[flint.fmpz_poly]:
+    """The ``j``-th subresultant of ``f`` and ``g`` in ``y`` (coefficient lists in Z[x], lowest degree first, formal
+    degrees ``len(f) - 1 >= len(g) - 1 > j``), as the coefficients of ``y^0 .. y^j`` (the last is the principal
+    subresultant coefficient): determinants of Sylvester submatrices (Basu, Pollack, Roy, Definition 8.53),
+    each by Bareiss's fraction-free elimination over Z[x]."""
+    n, m = len(f) - 1, len(g) - 1
+    size = n + m - 2 * j
+    top = n + m - j - 1          # the highest power of y in the rows
+    rows = []
+    for shift in range(m - j - 1, -1, -1):
+        rows.append({shift + i: c for i, c in enumerate(f)})
+    for shift in range(n - j - 1, -1, -1):
+        rows.append({shift + i: c for i, c in enumerate(g)})
+    zero = flint.fmpz_poly(0)
+    leading = [[row.get(top - col, zero) for col in range(size - 1)] for row in rows]
+    return [_bareiss_determinant([r + [row.get(k, zero)] for r, row in zip(leading, rows)]) for k in range(j + 1)]
+
+
+def _bareiss_determinant(matrix: list[list[flint.fmpz_poly]]) -> flint.fmpz_poly:
+    """The determinant of a square matrix over Z[x] by Bareiss's fraction-free elimination (exact divisions)."""
+    a = [list(row) for row in matrix]
+    size = len(a)
+    sign, previous = 1, flint.fmpz_poly(1)
+    for k in range(size - 1):
+        if a[k][k].is_zero():
+            swap = next((i for i in range(k + 1, size) if not a[i][k].is_zero()), None)
+            if swap is None:
+                return flint.fmpz_poly(0)
+            a[k], a[swap] = a[swap], a[k]
+            sign = -sign
+        for i in range(k + 1, size):
+            for col in range(k + 1, size):
+                value, remainder = divmod(a[i][col] * a[k][k] - a[i][k] * a[k][col], previous)
+                assert remainder.is_zero(), "Bareiss division not exact"
+                a[i][col] = value
+        previous = a[k][k]
+    return a[size - 1][size - 1] * sign
+
+
 def _check_isolated(poly: flint.fmpz_poly, intervals: list[tuple[flint.fmpq, flint.fmpq]]) -> None:
     """Check each interval's exact sign change and their order (an irreducible polynomial of degree
     >= 2 has simple, irrational roots)."""
@@ -390,6 +461,20 @@ class AlgebraicExtension:
                 if value < 0:
                     return -1
                 self.root.refine()
+            # a value tiny beside its coefficients (near a double root, or with coefficients of thousands of
+            # bits): the working precision and alpha's interval go on shrinking together, without a cap
+            size = max(int(c.p).bit_length() + int(c.q).bit_length() for c in element.coeffs())
+            for doubling in range(9, 24):
+                bits = 1 << doubling
+                flint.ctx.prec = bits + size
+                width = flint.fmpq(1, 1 << bits)
+                while self.root.high - self.root.low > width and self.root.value is None:
+                    self.root.refine()
+                value = _eval_poly_arb(element, self.root.ball())
+                if value > 0:
+                    return 1
+                if value < 0:
+                    return -1
         finally:
             flint.ctx.prec = prec
         raise ArithmeticError("sign of a nonzero algebraic number not found")
@@ -616,6 +701,17 @@ class Plane:
             self._discriminants_q[key] = cached
         return cached
 
+    def _subresultant(self, key: str, j: int) -> list[flint.fmpz_poly]:
+        """The ``j``-th subresultant of a factor and its derivative in ``y`` (:func:`subresultant_coefficients`),
+        computed once per factor."""
+        cached = self._projection.get(("sres", key, j))
+        if cached is None:
+            coeffs = self.factors[key].coeffs
+            derivative = [c * k for k, c in enumerate(coeffs)][1:]
+            cached = subresultant_coefficients(coeffs, derivative, j)
+            self._projection[("sres", key, j)] = cached
+        return cached
+
     def _pair(self, a: str, b: str) -> list[flint.fmpz_poly]:
         cached = self._projection.get((a, b))
         if cached is None:
@@ -735,21 +831,23 @@ class Plane:
                 yield right, {key: sign_root(key, right) for key in keys}
 
     def _algebraic_line(self, x: RealRoot, field: AlgebraicExtension, k: str):
-        """``f(alpha, y)`` over Q(alpha), its square-free part and the irreducible factors of its norm."""
+        """``f(alpha, y)`` over Q(alpha), the polynomials that test its roots (:func:`root_tests`) and the
+        irreducible factors of its norm."""
         cache_key = ("a", x.identity(), k)
         data = self._lines.get(cache_key)
         if data is None:
             f = self.factors[k]
             over = field.trim([flint.fmpq_poly(c.coeffs()) for c in f.coeffs])
             if len(over) <= 1:
-                data = (over, over, [])
+                data = (over, [over], [])
             else:
                 modulus = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
                 norm = modulus.resultant(f.mpoly, self.names[0])
                 # with its leading coefficient nonzero at alpha, f(alpha, y) is square-free exactly when
                 # the discriminant does not vanish at alpha (one remainder in Q[x], no Euclid over Q(alpha))
-                squarefree = squarefree_above(field, over, len(f.coeffs), self._discriminant_q(k))
-                data = (over, squarefree, irreducible_factors(_univariate_in(norm, 1)))
+                tests = root_tests(field, over, len(f.coeffs), self._discriminant_q(k),
+                                   lambda j: self._subresultant(k, j))
+                data = (over, tests, irreducible_factors(_univariate_in(norm, 1)))
             self._remember(cache_key, data)
         return data
 
@@ -759,17 +857,20 @@ class Plane:
         candidates = sorted_roots(f for _, _, fs in line.values() for f in fs)
         where = ("a", x.identity())
 
+        def changes_sign(g: list[flint.fmpq_poly], root: RealRoot) -> bool:
+            return field.sign(field.evaluate(g, root.low)) * field.sign(field.evaluate(g, root.high)) < 0
+
         def is_root(k: str, root: RealRoot) -> bool:
-            over, g, norm_factors = line[k]
+            over, tests, norm_factors = line[k]
             if len(over) <= 1 or not any(_key(f) == root.key for f in norm_factors):
                 return False
             if root.rational:
-                return field.evaluate(g, root.exact()).is_zero()
+                return field.evaluate(over, root.exact()).is_zero()
             # the interval isolates root among the real roots of the norm, which contain every real
-            # root of g(alpha, y); g is square-free, so a root inside is a sign change
+            # root of f(alpha, y); each of its roots has odd multiplicity in one test (root_tests)
             return self._cached_sign(
                 (where, k, root.identity(), "root"),
-                lambda: int(field.sign(field.evaluate(g, root.low)) * field.sign(field.evaluate(g, root.high)) < 0)
+                lambda: int(any(changes_sign(g, root) for g in reversed(tests)))   # the gcd (a double root) first
             ) == 1
 
         # candidate intervals pairwise disjoint, closed intervals included (already sorted)
@@ -973,6 +1074,14 @@ class Z3Translator:
         self._memo: dict[int, Any] = {}
         self._formulas: dict[int, Formula] = {}
         self._alive: list[Any] = []
+        self._pinned: dict[int, Any] = {}
+        self._pinned_alive: list[Any] = []
+
+    def pin(self, term, poly) -> None:
+        """Declare ``poly`` (an element of the plane's ``fmpq_mpoly`` ring) the value of the z3 term ``term``,
+        so that :meth:`term` never walks it (kept for the translator's lifetime, unlike the memo)."""
+        self._pinned[term.get_id()] = poly
+        self._pinned_alive.append(term)
 
     def formula(self, expr) -> Formula:
         z3 = self.z3
@@ -1029,11 +1138,15 @@ class Z3Translator:
         z3 = self.z3
         ctx = self.plane.ctx
         memo = self._memo
+        pinned = self._pinned
         stack = [(expr, False)]
         while stack:
             node, expanded = stack.pop()
             key = node.get_id()
             if key in memo:
+                continue
+            if key in pinned:
+                memo[key] = pinned[key]
                 continue
             if not expanded:
                 self._alive.append(node)

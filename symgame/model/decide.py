@@ -3,7 +3,9 @@
 With one or two real parameters every question is decided by the cylindrical algebraic
 decomposition of :mod:`symgame.model.cad`, which cannot time out; a rational witness is checked by exact
 substitution and every other answer gets z3's second opinion within :data:`SECOND_OPINION_MS`; a
-disagreement is an error, never a silent choice.  With more
+disagreement is an error, never a silent choice. Inside :func:`symgame.model.second_opinion.background`
+(the derivations and certificates use it) the second opinions run in a helper process beside the CAD and a
+disagreement is raised when the block ends.  With more
 parameters, or integer ones, z3's ``nlsat`` decides (a complete procedure for existential formulas
 over the reals, so ``sat``/``unsat`` is a proof); when it gives up (timeout, or integer parameters
 that make the problem undecidable in general) the answer is :attr:`Decision.UNDECIDED`: symgame
@@ -15,11 +17,13 @@ import enum
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+import flint
 import sympy as sp
 
 from ..errors import LimitError, SymgameError
+from . import second_opinion
 from .cad import Plane, RealRoot, Z3Translator
 from .region import Atom, Domain, Region
 from .z3env import z3
@@ -62,40 +66,61 @@ class Z3Context:
         self.integer_names = domain.integer_names()
         self.gens = [sp.Symbol(n, real=True) for n in domain.names]
         self._terms: dict[sp.Expr, z3.ArithRef] = {}
+        self._polys: dict[sp.Expr, Any] = {}
         self._domain_formula: z3.BoolRef | None = None
         self.plane: Plane | None = None
         self._translator: Z3Translator | None = None
         if 1 <= len(domain.names) <= 2 and not self.integer_names:
-            self.plane = Plane(domain.names)
-            self._translator = Z3Translator(self.plane)
-        self.stats = {"cad": 0, "z3": 0, "z3_agreed": 0, "z3_gave_up": 0, "witness_checked": 0}
+            self.plane, self._translator = _shared_plane(tuple(domain.names))
+        self.stats = {"cad": 0, "z3": 0, "z3_agreed": 0, "z3_gave_up": 0, "z3_crashed": 0, "witness_checked": 0}
 
     def term(self, expr: sp.Expr) -> z3.ArithRef:
         """A polynomial with rational coefficients as a z3 real term (cached).
 
         Products of factors are translated factor by factor, so factored
-        conditions never need expanding.
+        conditions never need expanding. With a plane CAD, the term's polynomial is handed to the CAD's
+        translator at the same time (built from the sympy polynomial, so the CAD never has to read it back
+        from z3's expression tree).
         """
-        if expr not in self._terms:
-            self._terms[expr] = self._translate(expr)
-        return self._terms[expr]
+        term = self._terms.get(expr)
+        if term is None:
+            term, poly = self._translate(expr)
+            self._terms[expr] = term
+            if poly is not None:
+                assert self._translator is not None
+                self._polys[expr] = poly
+                self._translator.pin(term, poly)
+        return term
 
-    def _translate(self, expr: sp.Expr) -> z3.ArithRef:
+    def _translate(self, expr: sp.Expr) -> tuple[z3.ArithRef, Any]:
+        """The z3 term of ``expr`` and, with a plane CAD, its polynomial in the CAD's ring."""
+        plane = self._translator is not None
         if expr.is_Mul:
-            return _product([self.term(f) for f in expr.args])
+            terms = [self.term(f) for f in expr.args]
+            poly = None
+            if plane:
+                poly = self._polys[expr.args[0]]
+                for f in expr.args[1:]:
+                    poly = poly * self._polys[f]
+            return _product(terms), poly
         if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0:
             base = self.term(expr.base)
-            return _product([base] * int(expr.exp))
+            return _product([base] * int(expr.exp)), (self._polys[expr.base] ** int(expr.exp) if plane else None)
         if not self.gens:
-            return z3.RealVal(str(expr))
+            return z3.RealVal(str(expr)), None
         poly = sp.Poly(expr, *self.gens, domain="QQ")
-        total = []
+        total, coefficients = [], {}
         for monom, coeff in poly.terms():
             factors = [z3.RealVal(f"{coeff.p}/{coeff.q}")]
             for var, power in zip(self.gens, monom):
                 factors.extend([self.vars[var.name]] * power)
             total.append(_product(factors))
-        return z3.Sum(total) if total else z3.RealVal(0)
+            coefficients[monom] = flint.fmpq(int(coeff.p), int(coeff.q))
+        term = z3.Sum(total) if total else z3.RealVal(0)
+        if not plane:
+            return term, None
+        assert self.plane is not None
+        return term, self.plane.ctx.from_dict(coefficients)
 
     def atom(self, atom: Atom) -> z3.BoolRef:
         t = self.term(atom.expr)
@@ -110,6 +135,29 @@ class Z3Context:
             parts += [z3.IsInt(self.vars[n]) for n in sorted(self.integer_names)]
             self._domain_formula = z3.And(parts)
         return self._domain_formula
+
+
+#: Cached work (factors, projections, lifted lines, translated terms) after which a shared plane starts afresh.
+MAX_SHARED_PLANE = 200_000
+_PLANES: dict[tuple[str, ...], tuple[Plane, Z3Translator]] = {}
+
+
+def _shared_plane(names: tuple[str, ...]) -> tuple[Plane, Z3Translator]:
+    """One plane CAD and one translator per tuple of parameter names, shared by every context over them.
+
+    A plane's caches depend only on the polynomials (keyed by their text) and a translator's only on z3's
+    terms, which are the same polynomials in any context over the same names: the derivation's contexts (the
+    branch solver's, the discovery's, the decision list's, the certificate's) then factor, project and lift
+    each polynomial once. The answers do not depend on what is cached."""
+    entry = _PLANES.get(names)
+    if entry is not None:
+        plane, translator = entry
+        if len(plane.factors) + len(plane._projection) + len(plane._lines) + len(translator._pinned) \
+                <= MAX_SHARED_PLANE:
+            return entry
+    plane = Plane(names)
+    entry = _PLANES[names] = (plane, Z3Translator(plane))
+    return entry
 
 
 def _product(factors: list[z3.ArithRef]) -> z3.ArithRef:
@@ -157,6 +205,12 @@ def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
             if checked:
                 ctx.stats["witness_checked"] += 1
                 return cad
+            helper = second_opinion.active()
+            if helper is not None:   # checked in a helper process while the caller goes on
+                helper.submit(_smt2(ctx, formulas), min(timeout_ms, SECOND_OPINION_MS),
+                              "sat" if cad.satisfiable is Decision.TRUE else "unsat", ctx.stats,
+                              lambda: str(z3.And(formulas)))
+                return cad
             second = _z3_satisfiable(ctx, formulas, min(timeout_ms, SECOND_OPINION_MS))
             if second.satisfiable is Decision.UNDECIDED:
                 ctx.stats["z3_gave_up"] += 1
@@ -168,6 +222,15 @@ def satisfiable(ctx: Z3Context, formulas: Iterable[z3.BoolRef],
             return cad
     ctx.stats["z3"] += 1
     return _z3_satisfiable(ctx, formulas, timeout_ms)
+
+
+def _smt2(ctx: Z3Context, formulas: list[z3.BoolRef]) -> str:
+    """The question domain ∧ formulas as SMT-LIB 2 text (for the second-opinion helper)."""
+    solver = z3.Solver()
+    solver.add(ctx.domain_formula())
+    for f in formulas:
+        solver.add(f)
+    return solver.to_smt2()
 
 
 def _witness_holds(ctx: Z3Context, formulas: list[z3.BoolRef], answer: Witness) -> bool | None:
@@ -239,9 +302,13 @@ def _to_sympy(value: z3.ExprRef) -> sp.Expr:
 
 
 def region_is_empty(domain: Domain, region: Region,
-                    timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Decision:
-    """TRUE if no point of ``domain`` lies in ``region``, FALSE if one does."""
-    ctx = Z3Context(domain)
+                    timeout_ms: int = DEFAULT_TIMEOUT_MS, ctx: Z3Context | None = None) -> Decision:
+    """TRUE if no point of ``domain`` lies in ``region``, FALSE if one does (``ctx``: a context over
+    ``domain`` to reuse, with its translations and the plane CAD's cached algebra)."""
+    if ctx is None:
+        ctx = Z3Context(domain)
+    elif ctx.domain != domain:
+        raise ValueError("the context belongs to another domain")
     answer = satisfiable(ctx, [ctx.region(region)], timeout_ms).satisfiable
     return {Decision.TRUE: Decision.FALSE, Decision.FALSE: Decision.TRUE}.get(answer, answer)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Mapping, Sequence
 
 import sympy as sp
@@ -47,7 +47,7 @@ class Atom:
     @property
     def text(self) -> str:
         """Plain sympy syntax, e.g. ``"a - e >= 0"``."""
-        return f"{sp.sstr(self.expr)} {self.rel} 0"
+        return f"{expression_text(self.expr)} {self.rel} 0"
 
     def sides(self) -> tuple[sp.Expr, str, sp.Expr]:
         """``(lhs, rel, rhs)`` for display: positive terms left, negative terms right.
@@ -77,6 +77,13 @@ class Atom:
         symbol = {">": ">", ">=": r"\ge", "<": "<", "<=": r"\le", "==": "=", "!=": r"\ne"}[rel]
         return f"{sp.latex(lhs)} {symbol} {sp.latex(rhs)}"
 
+
+
+@lru_cache(maxsize=20_000)
+def expression_text(expr: sp.Expr) -> str:
+    """``sympy.sstr(expr)``, remembered (the key that orders and deduplicates atoms; printing a large
+    polynomial takes milliseconds and the same atoms are printed again and again)."""
+    return sp.sstr(expr)
 
 
 def _is_negative_term(term: sp.Expr) -> bool:
@@ -128,7 +135,7 @@ def normalise_atoms(atoms: Sequence[Atom]) -> tuple[Atom, ...]:
             if _compare(Fraction(str(atom.expr)), atom.rel):
                 continue
             atom = Atom(sp.Integer(-1) if atom.rel in (">", ">=") else atom.expr, atom.rel)
-        seen.setdefault((sp.sstr(atom.expr), atom.rel), atom)
+        seen.setdefault((expression_text(atom.expr), atom.rel), atom)
     return tuple(seen[key] for key in sorted(seen))
 
 

@@ -15,6 +15,7 @@ from typing import Mapping
 import flint
 import sympy as sp
 
+from ..model import second_opinion
 from ..model.decide import Decision, Z3Context, satisfiable
 from ..model.flintpoly import integer_polynomials
 from ..model.game import NormalFormGame
@@ -166,6 +167,11 @@ def violation_formula(ctx: Z3Context, value: RationalFunction, rel: str,
 def certify_pdl(game: NormalFormGame, pdl: PDL, timeout_ms: int = 30_000,
                 stop_at_first: bool = False) -> Certificate:
     """Prove (or refute with a witness) that ``pdl`` gives an equilibrium everywhere."""
+    with second_opinion.background():
+        return _certify_pdl(game, pdl, timeout_ms, stop_at_first)
+
+
+def _certify_pdl(game: NormalFormGame, pdl: PDL, timeout_ms: int, stop_at_first: bool) -> Certificate:
     ctx = Z3Context(pdl.domain)
     functions = RationalFunctions(pdl.domain.names)
     earlier: list[z3.BoolRef] = []

@@ -117,17 +117,78 @@ def test_poly_text_names_a_polynomial(a, b):
     assert (poly_text(f) == poly_text(g)) == (f == g)
 
 
-def test_square_free_shortcut_agrees_with_euclid(monkeypatch):
+SQUARE_FREE_FORMULAS = [z3.And(X * X == 2, Y * Y == X * X - 2, Y != 0),
+                        z3.And(X * X * X == 2, Y * Y * Y - X * Y + 1 == 0, Y < 0),
+                        z3.And(X * X == 3, (Y * Y - X) * (Y - 1) == 0, Y > 1),
+                        z3.And(X * X - X - 1 == 0, Y * Y - 2 * X * Y + X * X == 0, Y != X),
+                        # y^3 - 3y + x has a double root above x^2 = 4 (x = 2: y = 1 double, y = -2 simple)
+                        z3.And(X * X == 4, Y * Y * Y - 3 * Y + X == 0, Y > 0),
+                        # y^3 - 3y + x^2 has the double root y = 1 above x = sqrt(2) (an irrational x)
+                        z3.And(X * X == 2, Y * Y * Y - 3 * Y + X * X == 0, Y > 0, Y < 2),
+                        z3.And(X * X == 2, Y * Y * Y - 3 * Y + X * X == 0, Y > 1)]
+
+
+def _euclid_everywhere(field, over, *args):
+    return [field.squarefree(over) if len(over) > 2 else over]
+
+
+def test_square_free_shortcuts_agree_with_euclid(monkeypatch):
     """Above an irrational x, f(alpha, y) is taken as square-free when the discriminant does not
-    vanish at alpha; forcing Euclid's gcd over Q(alpha) everywhere gives the same answers."""
-    formulas = [z3.And(X * X == 2, Y * Y == X * X - 2, Y != 0),
-                z3.And(X * X * X == 2, Y * Y * Y - X * Y + 1 == 0, Y < 0),
-                z3.And(X * X == 3, (Y * Y - X) * (Y - 1) == 0, Y > 1),
-                z3.And(X * X - X - 1 == 0, Y * Y - 2 * X * Y + X * X == 0, Y != X)]
-    fast = [cad_answer(f)[0] for f in formulas]
-    monkeypatch.setattr(Plane, "_discriminant", lambda self, key: flint.fmpz_poly([0]))
-    slow = [cad_answer(f)[0] for f in formulas]
-    assert fast == slow == [False, True, True, False]   # 3^(1/4) > 1
+    vanish at alpha, and a double root is found through a subresultant; Euclid's gcd over Q(alpha)
+    everywhere gives the same answers."""
+    import symgame.model.cad as cad
+
+    fast = [cad_answer(f)[0] for f in SQUARE_FREE_FORMULAS]
+    monkeypatch.setattr(cad, "root_tests", _euclid_everywhere)
+    slow = [cad_answer(f)[0] for f in SQUARE_FREE_FORMULAS]
+    assert fast == slow == [False, True, True, False, True, True, False]   # 3^(1/4) > 1
+
+
+@seed(20261127)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.integers(-4, 4), min_size=1, max_size=3), min_size=3, max_size=5))
+def test_root_tests_find_the_roots_euclid_finds_above_discriminant_roots(rows):
+    """Above every irrational root alpha of a factor's discriminant (where f(alpha, y) has a multiple root),
+    the subresultant's gcd divides f(alpha, y) and its derivative, and the polynomials of root_tests have
+    exactly the real roots of Euclid's square-free part."""
+    import symgame.model.cad as cad
+
+    plane = Plane(("x", "y"))
+    gx, gy = plane.ctx.gens()
+    f = sum(sum(c * gx**i for i, c in enumerate(row)) * gy**k for k, row in enumerate(rows))
+    if f.is_zero():
+        return
+    for key, _ in plane.factorize(f)[1]:
+        factor = plane.factors[key]
+        if factor.degree_y < 2:
+            continue
+        for d in cad.irreducible_factors(plane._discriminant(key)):
+            for alpha in (isolate(d) if d.degree() >= 2 else []):
+                field = cad.AlgebraicExtension(alpha)
+                over = field.trim([flint.fmpq_poly(c.coeffs()) for c in factor.coeffs])
+                tests = cad.root_tests(field, over, len(factor.coeffs), plane._discriminant_q(key),
+                                       lambda j: plane._subresultant(key, j))
+                euclid = field.squarefree(over)
+                if len(tests) == 2:
+                    gcd = tests[1]
+                    assert not field.rem(over, gcd) and not field.rem(field.derivative(over), gcd)
+                    assert len(gcd) == 2 and len(euclid) == len(over) - 1
+                else:
+                    assert field.monic(tests[0]) == field.monic(euclid)
+
+
+def test_subresultants_are_the_sylvester_determinants():
+    """The first subresultant of y^3 - 3y + x and its derivative 3y^2 - 3 is (6x) + (-18) y... checked against the
+    definition: its roots in y are where both share a root (x = 2: y = 1; x = -2: y = -1)."""
+    import symgame.model.cad as cad
+
+    f = [flint.fmpz_poly([0, 1]), flint.fmpz_poly([-3]), flint.fmpz_poly([0]), flint.fmpz_poly([1])]
+    g = [flint.fmpz_poly([-3]), flint.fmpz_poly([0]), flint.fmpz_poly([3])]
+    s0 = cad.subresultant_coefficients(f, g, 0)
+    assert len(s0) == 1 and s0[0] == flint.fmpz_poly([-108, 0, 27]) * (s0[0].coeffs()[-1] // 27)
+    s1 = cad.subresultant_coefficients(f, g, 1)
+    c0, c1 = s1
+    assert c0(2) == -c1(2) and c0(-2) == c1(-2) and not c1.is_zero()   # S_1(2, y) ~ y - 1, S_1(-2, y) ~ y + 1
 
 
 def _polynomial(draw_coeffs):
