@@ -7,9 +7,9 @@ opinion), then with z3 alone (the path before the CAD), each in its own process 
 ``--linear-algebra [X1,X2]``: the indifference systems of random support pairs of that game solved by FLINT's
 fraction-free elimination (``symgame.engine.support_enumeration.solve_indifference``) against the sympy
 ``DomainMatrix.solve_den`` baseline it replaced, same process, same systems, answers compared.
-``--second-opinions [X1,X2 ...]``: the sweep's job for each pair with z3's second opinions asked in the process
-(the previous way) and in a helper process beside the CAD (``symgame.model.second_opinion``), alternating, best of
-two; the JSON compared equal.
+``--compare-near-ties [X1,X2 ...] [--repeats R]``: the sweep's whole job for each pair the previous way (second
+opinions in the process, 100 ms each; Euclid over Q(alpha); no sign tables; a plane per context) and the current
+way, each in its own process, alternating; the JSON compared equal.
 ``--kernels-at X1,X2 P1 P2``: the kernel proposals at one rational point (P1, P2 fractions such as 501/1000) of
 the dominance-reduced game, floating-point ones and exact ones (checked in rationals), each derived exactly, and
 whether its exact region contains the point (the diagnosis of (20,19)'s uncovered point in benchmarks/RESULTS.md).
@@ -121,42 +121,54 @@ def near_ties(pairs=((8, 7), (10, 9), (12, 11), (20, 19)), limit: float = 1800, 
                       flush=True)
 
 
-def _pair_job(scores, mode):
-    """The sweep's whole job for one pair (derivation, certificate, point checks, JSON), second opinions
-    ``inline`` (in the process, as before) or in the ``helper`` process; seconds and the JSON."""
-    from derivations.ganzfried2022.jeopardy_sweep import compute_pair
+def _previous_way() -> None:
+    """Switch this (child) process to the near ties' previous implementation: second opinions in the process,
+    100 ms of z3's default solver each; Euclid's algorithm over Q(alpha) for every multiple root; no sign tables;
+    a plane CAD per context; the CAD's polynomials read back from z3's terms."""
+    import symgame.model.cad as cad
+    import symgame.model.decide as decide
     from symgame.model import second_opinion
 
+    second_opinion._STATE["inline"] = True
+    decide.SECOND_OPINION_MS, decide.SECOND_OPINION_TACTIC = 100, None
+    cad.root_tests = lambda field, over, *args: [field.squarefree(over) if len(over) > 2 else over]
+    cad.Plane._table = lambda self, keys: None
+    decide._shared_plane = lambda names: (lambda plane: (plane, cad.Z3Translator(plane)))(cad.Plane(names))
+    cad.Z3Translator.pin = lambda self, term, poly: None
+
+
+def _pair_job(scores, way):
+    """The sweep's whole job for one pair (derivation, certificate, point checks, JSON) the ``previous`` way or
+    the ``current`` one; seconds and the JSON."""
+    from derivations.ganzfried2022.jeopardy_sweep import compute_pair
+
+    if way == "previous":
+        _previous_way()
     start = time.perf_counter()
-    if mode == "inline":
-        with second_opinion.inline():
-            data = compute_pair(scores)
-    else:
-        data = compute_pair(scores)
+    data = compute_pair(scores)
     return time.perf_counter() - start, data
 
 
-def second_opinions(pairs, repeats: int = 2) -> None:
-    """z3's second opinions asked in the process (the previous way) against a helper process running beside
-    the CAD (``symgame.model.second_opinion``): each pair's sweep job in fresh processes, the two ways
-    alternating, best of ``repeats``; the JSON must be identical."""
-    print("near ties, the sweep's job per pair: second opinions inline vs in a helper process (best of "
-          f"{repeats}, alternating, one process per run)")
-    print("X1 X2   inline (s)  helper (s)  ratio  same JSON")
+def compare_near_ties(pairs, repeats: int = 1) -> None:
+    """Each pair's sweep job the previous way (:func:`_previous_way`) and the current way, each in a fresh
+    process, alternating (best of ``repeats``); the JSON must be identical."""
+    print(f"near ties, the sweep's whole job per pair: previous vs current implementation (best of {repeats}, "
+          "alternating, one process per run)")
+    print("X1 X2  previous (s)  current (s)  ratio  same JSON")
     for scores in pairs:
-        best = {"inline": float("inf"), "helper": float("inf")}
+        best = {"previous": float("inf"), "current": float("inf")}
         data = {}
         for _ in range(repeats):
-            for mode in ("inline", "helper"):
-                [outcome] = run_isolated(lambda s, m=mode: _pair_job(s, m), [scores], workers=1, retries=1)
+            for way in ("previous", "current"):
+                [outcome] = run_isolated(lambda s, w=way: _pair_job(s, w), [scores], workers=1, retries=2)
                 if not outcome.ok:
-                    raise RuntimeError(f"{scores} {mode}: {outcome.error}")
-                seconds, data[mode] = outcome.value
-                best[mode] = min(best[mode], seconds)
-        same = data["inline"] == data["helper"]
+                    raise RuntimeError(f"{scores} {way}: {outcome.error}")
+                seconds, data[way] = outcome.value
+                best[way] = min(best[way], seconds)
+        same = data["previous"] == data["current"]
         assert same, f"{scores}: the two ways wrote different results"
-        print(f"{scores[0]:2d} {scores[1]:2d}  {best['inline']:10.1f}  {best['helper']:10.1f}  "
-              f"{best['inline'] / best['helper']:5.2f}  {same}", flush=True)
+        print(f"{scores[0]:2d} {scores[1]:2d}  {best['previous']:12.1f}  {best['current']:11.1f}  "
+              f"{best['previous'] / best['current']:5.2f}  {same}", flush=True)
 
 
 def _sympy_solve(ring, block):
@@ -237,9 +249,10 @@ if __name__ == "__main__":
         args = sys.argv[sys.argv.index("--linear-algebra") + 1:]
         chosen = [tuple(int(v) for v in a.split(",")) for a in args if "," in a]
         linear_algebra(chosen[0] if chosen else (12, 11))
-    elif "--second-opinions" in sys.argv:
-        args = sys.argv[sys.argv.index("--second-opinions") + 1:]
-        second_opinions([tuple(int(v) for v in a.split(",")) for a in args if "," in a] or [(10, 9), (12, 11)])
+    elif "--compare-near-ties" in sys.argv:
+        args = sys.argv[sys.argv.index("--compare-near-ties") + 1:]
+        compare_near_ties([tuple(int(v) for v in a.split(",")) for a in args if "," in a] or [(10, 9), (12, 11)],
+                          int(args[args.index("--repeats") + 1]) if "--repeats" in args else 1)
     elif "--near-ties" in sys.argv:
         # --near-ties [X1,X2 ...] [--limit S] [--z3-limit S]
         args = sys.argv[sys.argv.index("--near-ties") + 1:]

@@ -34,6 +34,7 @@ variables of a :class:`Plane` and ``rel`` one of ``>``, ``>=``, ``==``, ``!=``; 
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence
@@ -45,6 +46,8 @@ from .region import _compare
 
 MAX_DEGREE = 4000  # degree limit of one projection polynomial (resultants grow as products of degrees)
 MAX_FACTORS = 80  # limit on the irreducible factors of one query (the projection has one resultant per pair)
+MAX_TABLES = 16  # sign tables kept per plane (least recently used dropped first)
+MAX_TABLE_CELLS = 400_000  # cells kept in all of a plane's sign tables together
 Formula = tuple
 
 # --------------------------------------------------------------------------------------------------
@@ -589,6 +592,8 @@ class Plane:
         self._discriminants_q: dict[str, flint.fmpq_poly] = {}
         self._lines: dict[tuple, Any] = {}
         self._signs: dict[tuple, int] = {}
+        self._tables: OrderedDict[tuple[str, ...], SignTable] = OrderedDict()
+        self._asked: dict[tuple[str, ...], int] = {}
 
     # ---- factorization -------------------------------------------------------------------------
     def factorize(self, poly, text: str | None = None) -> tuple[int, list[tuple[str, int]]]:
@@ -736,15 +741,20 @@ class Plane:
         keys = sorted({k for _, ks in factorization.values() for k, _ in ks})
         if len(keys) > MAX_FACTORS:
             raise LimitError(f"{len(keys)} irreducible factors are above the CAD limit {MAX_FACTORS}")
+        table = self._table(tuple(keys))
+        if table is not None:
+            return table.search(formula, factorization)
+        keyset = frozenset(keys)
+        for larger in reversed(self._tables.values()):
+            # a CAD of more factors is sign-invariant for these too: no sample point satisfying the formula
+            # there proves it unsatisfiable; a satisfiable answer gets its witness from the search below (the
+            # first cell of these factors' own CAD, so that witnesses do not depend on what was asked before)
+            if keyset <= larger.keys:
+                if not larger.search(formula, factorization)[0]:
+                    return False, None
+                break
         x_keys = [k for k in keys if self.factors[k].degree_y == 0]
-        critical = sorted_roots(self.projection(keys))
-        cells: list[RealRoot] = []
-        for index in range(len(critical) + 1):
-            left = critical[index - 1] if index > 0 else None
-            right = critical[index] if index < len(critical) else None
-            cells.append(_rational_root(between(left, right)))
-            if right is not None:
-                cells.append(right)
+        cells = self._cells(keys)
         y_keys = [k for k in keys if self.factors[k].degree_y >= 1]
         # the witness is the first full-dimensional cell (a simple rational point) when there is one,
         # else the first cell of lower dimension: deterministic, and as simple as the CAD allows
@@ -776,6 +786,44 @@ class Plane:
                     fallback = fallback or (x, y)
         return fallback is not None, fallback
 
+    def _cells(self, keys: Sequence[str]) -> list[RealRoot]:
+        """The sample points in ``x``: a simple rational in each open interval, each critical root between."""
+        critical = sorted_roots(self.projection(keys))
+        cells: list[RealRoot] = []
+        for index in range(len(critical) + 1):
+            left = critical[index - 1] if index > 0 else None
+            right = critical[index] if index < len(critical) else None
+            cells.append(_rational_root(between(left, right)))
+            if right is not None:
+                cells.append(right)
+        return cells
+
+    def _table(self, keys: tuple[str, ...]) -> "SignTable | None":
+        """The sign table of the factors ``keys`` when the same factors are asked about a second time.
+
+        :meth:`satisfiable` lifts lazily and stops at the first cell where the formula holds; a formula that holds
+        nowhere visits every cell, and the callers ask about the same polynomials again and again with other
+        sign conditions (whether each condition of a region is implied by the others: one question per
+        condition, all over the same factors). From the second question on, the cells and every factor's sign
+        on them are kept and each question is answered by a scan: the same cells in the same order, so the
+        same answer and the same witness as the lazy search."""
+        table = self._tables.get(keys)
+        if table is not None:
+            self._tables.move_to_end(keys)
+            return table
+        asked = self._asked.get(keys, 0) + 1
+        if len(self._asked) > 100_000:
+            self._asked.clear()
+        self._asked[keys] = asked
+        if asked < 2:
+            return None
+        table = self._tables[keys] = SignTable.build(self, keys)
+        while len(self._tables) > MAX_TABLES or sum(t.size for t in self._tables.values()) > MAX_TABLE_CELLS:
+            if len(self._tables) == 1:
+                break
+            self._tables.popitem(last=False)
+        return table
+
     def _sign_x(self, key: str, x: RealRoot) -> int:
         poly = self.factors[key].coeffs[0]
         if x.rational:
@@ -791,12 +839,13 @@ class Plane:
             value = self._signs[key] = compute()
         return value
 
-    def _rational_line(self, q: flint.fmpq, k: str) -> tuple[flint.fmpq_poly, list[flint.fmpz_poly]]:
+    def _rational_line(self, q: flint.fmpq, k: str) -> tuple[flint.fmpq_poly, list[flint.fmpz_poly], frozenset]:
         cache_key = ("q", int(q.p), int(q.q), k)
         data = self._lines.get(cache_key)
         if data is None:
             p = self.factors[k].at_rational_x(q)
-            data = (p, irreducible_factors(p.numer()) if p.degree() >= 1 else [])
+            factors = irreducible_factors(p.numer()) if p.degree() >= 1 else []
+            data = (p, factors, frozenset(_key(f) for f in factors))
             self._remember(cache_key, data)
         return data
 
@@ -807,7 +856,7 @@ class Plane:
 
     def _lift_rational(self, q: flint.fmpq, keys: Sequence[str]):
         line = {k: self._rational_line(q, k) for k in keys}
-        roots = sorted_roots(f for _, fs in line.values() for f in fs)
+        roots = sorted_roots(f for _, fs, _ in line.values() for f in fs)
         where = ("q", int(q.p), int(q.q))
 
         def sign_rational(k: str, y: flint.fmpq) -> int:
@@ -815,8 +864,8 @@ class Plane:
             return (value > 0) - (value < 0)
 
         def sign_root(k: str, root: RealRoot) -> int:
-            p, factors = line[k]
-            if p.is_zero() or any(_key(f) == root.key for f in factors):
+            p, _, factor_keys = line[k]
+            if p.is_zero() or root.key in factor_keys:
                 return 0
             if root.rational:
                 return sign_rational(k, root.exact())
@@ -839,7 +888,7 @@ class Plane:
             f = self.factors[k]
             over = field.trim([flint.fmpq_poly(c.coeffs()) for c in f.coeffs])
             if len(over) <= 1:
-                data = (over, [over], [])
+                data = (over, [over], [], frozenset())
             else:
                 modulus = self.zctx.from_dict({(i, 0): int(c) for i, c in enumerate(x.poly.coeffs()) if c != 0})
                 norm = modulus.resultant(f.mpoly, self.names[0])
@@ -847,22 +896,23 @@ class Plane:
                 # the discriminant does not vanish at alpha (one remainder in Q[x], no Euclid over Q(alpha))
                 tests = root_tests(field, over, len(f.coeffs), self._discriminant_q(k),
                                    lambda j: self._subresultant(k, j))
-                data = (over, tests, irreducible_factors(_univariate_in(norm, 1)))
+                factors = irreducible_factors(_univariate_in(norm, 1))
+                data = (over, tests, factors, frozenset(_key(f) for f in factors))
             self._remember(cache_key, data)
         return data
 
     def _lift_algebraic(self, x: RealRoot, keys: Sequence[str]):
         field = AlgebraicExtension(x)
         line = {k: self._algebraic_line(x, field, k) for k in keys}
-        candidates = sorted_roots(f for _, _, fs in line.values() for f in fs)
+        candidates = sorted_roots(f for _, _, fs, _ in line.values() for f in fs)
         where = ("a", x.identity())
 
         def changes_sign(g: list[flint.fmpq_poly], root: RealRoot) -> bool:
             return field.sign(field.evaluate(g, root.low)) * field.sign(field.evaluate(g, root.high)) < 0
 
         def is_root(k: str, root: RealRoot) -> bool:
-            over, tests, norm_factors = line[k]
-            if len(over) <= 1 or not any(_key(f) == root.key for f in norm_factors):
+            over, tests, _, norm_keys = line[k]
+            if len(over) <= 1 or root.key not in norm_keys:
                 return False
             if root.rational:
                 return field.evaluate(over, root.exact()).is_zero()
@@ -900,6 +950,68 @@ class Plane:
             yield _rational_root(y), {k: sign_rational(k, y) for k in keys}
             if right is not None:
                 yield right, {k: sign_root(k, right, roots[idx][1]) for k in keys}
+
+
+class SignTable:
+    """Every cell of the plane CAD of some factors, in :meth:`Plane.satisfiable`'s order, with the factors' signs.
+
+    ``keys`` are the factors; ``cells`` the sample points in ``x``; ``x_signs[i]`` the signs of the factors free of ``y`` at cell ``i``;
+    ``lifted[i]`` the sample points above it with the signs of every factor (``None`` in one variable).
+    """
+
+    def __init__(self, names: tuple[str, ...], keys: frozenset[str], cells: list[RealRoot],
+                 x_signs: list[dict[str, int]], lifted: list[list[tuple[RealRoot, dict[str, int]]] | None]):
+        self.names = names
+        self.keys = keys
+        self.cells = cells
+        self.x_signs = x_signs
+        self.lifted = lifted
+        self.size = len(cells) + sum(len(rows) for rows in lifted if rows)
+
+    @classmethod
+    def build(cls, plane: "Plane", keys: Sequence[str]) -> "SignTable":
+        x_keys = [k for k in keys if plane.factors[k].degree_y == 0]
+        y_keys = [k for k in keys if plane.factors[k].degree_y >= 1]
+        cells = plane._cells(keys)
+        x_signs, lifted = [], []
+        for x in cells:
+            signs_x = {k: plane._sign_x(k, x) for k in x_keys}
+            x_signs.append(signs_x)
+            if len(plane.names) == 1:
+                lifted.append(None)
+                continue
+            rows = plane._lift_rational(x.exact(), y_keys) if x.rational else plane._lift_algebraic(x, y_keys)
+            lifted.append([(y, {**signs, **signs_x}) for y, signs in rows])
+        return cls(plane.names, frozenset(keys), cells, x_signs, lifted)
+
+    def search(self, formula: Formula, factorization: dict[str, tuple[int, list[tuple[str, int]]]]
+               ) -> tuple[bool, tuple[RealRoot, ...] | None]:
+        """:meth:`Plane.satisfiable`'s answer and witness, from the table (the same cells, the same order)."""
+        fallback: tuple[RealRoot, ...] | None = None
+        for index, x in enumerate(self.cells):
+            open_x = index % 2 == 0
+            if not open_x and fallback is not None:
+                continue
+            residual = _residual(formula, _polysign(factorization, self.x_signs[index], partial=True))
+            if residual == FALSE:
+                continue
+            if residual == TRUE:
+                point = (x,) if len(self.names) == 1 else (x, _rational_root(flint.fmpq(0)))
+                if open_x:
+                    return True, point
+                fallback = fallback or point
+                continue
+            rows = self.lifted[index]
+            assert rows is not None, "with one variable every atom is decided at x"
+            for position, (y, signs) in enumerate(rows):
+                open_y = position % 2 == 0
+                if fallback is not None and not (open_x and open_y):
+                    continue
+                if _evaluate(residual, _polysign(factorization, signs)):
+                    if open_x and open_y:
+                        return True, (x, y)
+                    fallback = fallback or (x, y)
+        return fallback is not None, fallback
 
 
 def _rational_root(q: flint.fmpq) -> RealRoot:

@@ -3,7 +3,7 @@
 :func:`symgame.model.decide.satisfiable` decides one- and two-parameter questions with the plane CAD and asks
 z3 for a second opinion within :data:`~symgame.model.decide.SECOND_OPINION_MS` (a cross-check: a disagreement
 is an error, never a choice). In the Final Jeopardy near ties those checks were about 40 % of the time, and a
-third of it was spent on checks that z3 gave up on (a 100 ms budget costs about 135 ms). Inside
+third of it was spent on checks that z3 gave up on (a 100 ms budget cost about 135 ms). Inside
 :func:`background`, the check is handed to a helper process (``python -m symgame.model._z3_helper``) and the CAD's
 answer is returned at once: the CAD and z3 run on two cores at the same time. Nothing about the answers
 changes: the answer is the CAD's in both modes, and every second opinion is still asked and compared; only the
@@ -55,6 +55,7 @@ class _Check:
     number: int
     text: str               # SMT-LIB 2 of domain and formulas
     timeout_ms: int
+    tactic: str
     verdict: str            # the CAD's: "sat" or "unsat"
     stats: dict[str, int]
     describe: Any           # () -> str, the formula for an error message
@@ -125,10 +126,12 @@ class SecondOpinions:
         self._end(kill=False)
 
     # ---- checks --------------------------------------------------------------------------------
-    def submit(self, text: str, timeout_ms: int, verdict: str, stats: dict[str, int], describe: Any) -> None:
-        """Queue one check of the CAD's ``verdict`` ("sat"/"unsat") on the SMT-LIB problem ``text``."""
+    def submit(self, text: str, timeout_ms: int, tactic: str, verdict: str, stats: dict[str, int],
+               describe: Any) -> None:
+        """Queue one check of the CAD's ``verdict`` ("sat"/"unsat") on the SMT-LIB problem ``text`` (z3's
+        ``tactic`` within ``timeout_ms``)."""
         self._numbers += 1
-        self._queue.append(_Check(self._numbers, text, timeout_ms, verdict, stats, describe))
+        self._queue.append(_Check(self._numbers, text, timeout_ms, tactic, verdict, stats, describe))
         self.poll()
         while len(self._queue) > MAX_QUEUE:
             self._step(block=True)
@@ -157,7 +160,8 @@ class SecondOpinions:
             data = check.text.encode()
             assert self._process is not None and self._process.stdin is not None
             try:
-                self._process.stdin.write(b"%d %d %d\n" % (check.number, check.timeout_ms, len(data)) + data)
+                header = b"%d %d %d %s\n" % (check.number, check.timeout_ms, len(data), check.tactic.encode())
+                self._process.stdin.write(header + data)
                 self._process.stdin.flush()
             except OSError:   # the helper is gone: count this check as lost and start another
                 check.stats["z3_crashed"] += 1

@@ -291,3 +291,29 @@ def test_one_parameter_domains_are_decided_by_the_cad_with_algebraic_witnesses()
     assert answer.satisfiable is Decision.TRUE and ctx.stats["cad"] == 1
     assert sp.simplify(answer.point["t"] - sp.sqrt(2)) == 0
     assert satisfiable(ctx, [t * t == 2, t * t * t > 3]).satisfiable is Decision.FALSE   # 2 sqrt 2 < 3
+
+
+def _point_value(point):
+    return None if point is None else tuple((r.key, r.index()) if not r.rational else r.value for r in point)
+
+
+@seed(20261127)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(polys, min_size=2, max_size=3), st.lists(st.lists(relations, min_size=3, max_size=3),
+                                                          min_size=2, max_size=4))
+def test_sign_tables_give_the_lazy_searchs_answers_and_witnesses(shapes, relation_rows):
+    """Questions over the same polynomials: from the second on, a plane answers from its sign table; a fresh
+    plane for each question searches lazily. Same answers, same witnesses."""
+    shared = Plane(["x", "y"])
+    translator = Z3Translator(shared)
+    for row in relation_rows:
+        formula = z3.And([_atom(c, r) for c, r in zip(shapes, row)])
+        tabled = shared.satisfiable(translator.formula(formula))
+        lazy = cad_answer(formula)
+        assert tabled[0] == lazy[0] and _point_value(tabled[1]) == _point_value(lazy[1])
+    assert len(relation_rows) < 2 or shared._tables   # the table was used
+    for row in relation_rows:   # fewer polynomials: answered from the larger table when unsatisfiable
+        formula = z3.And([_atom(c, r) for c, r in zip(shapes[1:], row)])
+        tabled = shared.satisfiable(translator.formula(formula))
+        lazy = cad_answer(formula)
+        assert tabled[0] == lazy[0] and _point_value(tabled[1]) == _point_value(lazy[1])
