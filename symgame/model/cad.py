@@ -973,7 +973,8 @@ class SignTable:
         x_keys = [k for k in keys if plane.factors[k].degree_y == 0]
         y_keys = [k for k in keys if plane.factors[k].degree_y >= 1]
         cells = plane._cells(keys)
-        x_signs, lifted = [], []
+        x_signs: list[dict[str, int]] = []
+        lifted: list[list[tuple[RealRoot, dict[str, int]]] | None] = []
         for x in cells:
             signs_x = {k: plane._sign_x(k, x) for k in x_keys}
             x_signs.append(signs_x)
