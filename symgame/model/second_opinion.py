@@ -40,6 +40,7 @@ import time
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator
 
 #: Seconds past its budget after which a check's helper is killed and the check counted as given up.
@@ -84,10 +85,13 @@ class SecondOpinions:
         if self.restarts >= MAX_RESTARTS:
             return False
         self.restarts += 1
+        # the helper imports symgame from where this process found it, installed or not
+        root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         try:
             self._process = subprocess.Popen([sys.executable, "-m", "symgame.model._z3_helper"],
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.DEVNULL)
+                                             stderr=subprocess.DEVNULL, env=env)
         except OSError:
             self.restarts = MAX_RESTARTS
             return False
