@@ -49,6 +49,8 @@ STALL_S = 20.0
 MAX_RESTARTS = 20
 #: Checks waiting for the helper before :meth:`SecondOpinions.submit` waits for it to catch up.
 MAX_QUEUE = 5_000
+#: ``select`` waits on pipes only on POSIX systems; elsewhere every second opinion is asked in the process.
+PIPES_SELECTABLE = os.name == "posix"
 
 
 @dataclass
@@ -230,7 +232,7 @@ _STATE: dict[str, Any] = {"depth": 0, "helper": None, "inline": False}
 def active() -> SecondOpinions | None:
     """The current process's helper when inside :func:`background`, else ``None``."""
     helper = _STATE["helper"]
-    if _STATE["depth"] == 0 or helper is None or helper.owner != os.getpid() or _STATE["inline"]:
+    if _STATE["depth"] == 0 or helper is None or helper.owner != os.getpid() or _STATE["inline"] or not PIPES_SELECTABLE:
         return None
     return helper
 
