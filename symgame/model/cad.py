@@ -286,9 +286,11 @@ def root_tests(field: "AlgebraicExtension", over: list[flint.fmpq_poly], length:
     ``discriminant`` in ``x`` and the subresultants ``subresultant(j)`` with ``df/dy``, coefficients in Z[x]).
     ``[f(alpha, y)]`` itself when it is square-free (:func:`squarefree_above`'s discriminant test). Otherwise, with
     ``f``'s leading coefficient nonzero at alpha, ``gcd(f(alpha, y), df/dy(alpha, y))`` is the first subresultant
-    whose leading coefficient does not vanish at alpha (subresultants commute with the evaluation when the
-    leading coefficient stays nonzero: Basu, Pollack, Roy, *Algorithms in Real Algebraic Geometry*, 2nd ed.,
-    Springer 2006, section 8.3.3 and Proposition 8.71 (chapter 8, "Complexity of Basic Algorithms")); when it
+    whose leading coefficient does not vanish at alpha: the degree of a gcd is the index of the first nonzero
+    principal subresultant coefficient and that subresultant is a gcd (G. E. Collins, "Subresultants and reduced
+    polynomial remainder sequences", J. ACM 14(1), 128-142, 1967; Basu, Pollack, Roy, *Algorithms in Real
+    Algebraic Geometry*, 2nd ed., Springer 2006, chapter 4), and subresultants, as determinants with the formal
+    degrees, commute with the evaluation at alpha when the leading coefficient stays nonzero there; when it
     is linear, ``f(alpha, y)`` has one double root and ``[f(alpha, y), gcd]`` are the tests: no arithmetic in
     Q(alpha) beyond remainders by alpha's polynomial. Euclid's algorithm over Q(alpha), whose inverses make the
     coefficients grow without bound (the near tie (18, 17) of Final Jeopardy spent half its time in them),
@@ -310,7 +312,7 @@ def subresultant_coefficients(f: Sequence[flint.fmpz_poly], g: Sequence[flint.fm
                               j: int) -> list[flint.fmpz_poly]:
     """The ``j``-th subresultant of ``f`` and ``g`` in ``y`` (coefficient lists in Z[x], lowest degree first, formal
     degrees ``len(f) - 1 >= len(g) - 1 > j``), as the coefficients of ``y^0 .. y^j`` (the last is the principal
-    subresultant coefficient): determinants of Sylvester submatrices (Basu, Pollack, Roy, Definition 8.53),
+    subresultant coefficient): determinants of Sylvester submatrices (Collins 1967, as in :func:`root_tests`),
     each by Bareiss's fraction-free elimination over Z[x]."""
     n, m = len(f) - 1, len(g) - 1
     size = n + m - 2 * j
