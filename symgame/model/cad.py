@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import flint
 
@@ -756,37 +756,14 @@ class Plane:
                     return False, None
                 break
         x_keys = [k for k in keys if self.factors[k].degree_y == 0]
-        cells = self._cells(keys)
         y_keys = [k for k in keys if self.factors[k].degree_y >= 1]
-        # the witness is the first full-dimensional cell (a simple rational point) when there is one,
-        # else the first cell of lower dimension: deterministic, and as simple as the CAD allows
-        fallback: tuple[RealRoot, ...] | None = None
-        for index, x in enumerate(cells):
-            open_x = index % 2 == 0
-            if not open_x and fallback is not None:
-                continue
-            x_signs = {k: self._sign_x(k, x) for k in x_keys}
-            residual = _residual(formula, _polysign(factorization, x_signs, partial=True))
-            if residual == FALSE:
-                continue
-            if residual == TRUE:   # every point above x: take y = 0
-                point = (x,) if len(self.names) == 1 else (x, _rational_root(flint.fmpq(0)))
-                if open_x:
-                    return True, point
-                fallback = fallback or point
-                continue
-            assert len(self.names) == 2, "with one variable every atom is decided at x"
-            lifted = self._lift_rational(x.exact(), y_keys) if x.rational else self._lift_algebraic(x, y_keys)
-            for position, (y, signs) in enumerate(lifted):
-                open_y = position % 2 == 0
-                if fallback is not None and not (open_x and open_y):
-                    continue
-                signs.update(x_signs)
-                if _evaluate(residual, _polysign(factorization, signs)):
-                    if open_x and open_y:
-                        return True, (x, y)
-                    fallback = fallback or (x, y)
-        return fallback is not None, fallback
+
+        def lifted(x: RealRoot, x_signs: dict[str, int]) -> Iterator[tuple[RealRoot, dict[str, int]]]:
+            rows = self._lift_rational(x.exact(), y_keys) if x.rational else self._lift_algebraic(x, y_keys)
+            return ((y, {**signs, **x_signs}) for y, signs in rows)
+
+        return _search_cells(self.names, self._cells(keys), lambda index, x: {k: self._sign_x(k, x) for k in x_keys},
+                             lambda index, x, x_signs: lifted(x, x_signs), formula, factorization)
 
     def _cells(self, keys: Sequence[str]) -> list[RealRoot]:
         """The sample points in ``x``: a simple rational in each open interval, each critical root between."""
@@ -989,32 +966,48 @@ class SignTable:
 
     def search(self, formula: Formula, factorization: dict[str, tuple[int, list[tuple[str, int]]]]
                ) -> tuple[bool, tuple[RealRoot, ...] | None]:
-        """:meth:`Plane.satisfiable`'s answer and witness, from the table (the same cells, the same order)."""
-        fallback: tuple[RealRoot, ...] | None = None
-        for index, x in enumerate(self.cells):
-            open_x = index % 2 == 0
-            if not open_x and fallback is not None:
+        """:meth:`Plane.satisfiable`'s answer and witness, from the table (the same cells, the same search)."""
+        return _search_cells(self.names, self.cells, lambda index, x: self.x_signs[index],
+                             lambda index, x, x_signs: self.lifted[index] or (), formula, factorization)
+
+
+def _search_cells(names: tuple[str, ...], cells: Sequence[RealRoot],
+                  x_signs_at: Callable[[int, RealRoot], dict[str, int]],
+                  lifted_at: Callable[[int, RealRoot, dict[str, int]], Iterable[tuple[RealRoot, dict[str, int]]]],
+                  formula: Formula, factorization: dict[str, tuple[int, list[tuple[str, int]]]]
+                  ) -> tuple[bool, tuple[RealRoot, ...] | None]:
+    """The first cell where ``formula`` holds, over the sample points ``cells`` in ``x`` with the signs
+    ``x_signs_at(i, x)`` of the factors free of ``y`` and the points above ``x`` with every factor's signs
+    ``lifted_at(i, x, x_signs)``, asked for only when the signs at ``x`` leave the formula open (the lazy search
+    of :meth:`Plane.satisfiable` and the scan of a :class:`SignTable` are this one search).
+
+    The witness is the first full-dimensional cell (a simple rational point) when there is one, else the first
+    cell of lower dimension: deterministic, and as simple as the CAD allows."""
+    fallback: tuple[RealRoot, ...] | None = None
+    for index, x in enumerate(cells):
+        open_x = index % 2 == 0
+        if not open_x and fallback is not None:
+            continue
+        x_signs = x_signs_at(index, x)
+        residual = _residual(formula, _polysign(factorization, x_signs, partial=True))
+        if residual == FALSE:
+            continue
+        if residual == TRUE:   # every point above x: take y = 0
+            point = (x,) if len(names) == 1 else (x, _rational_root(flint.fmpq(0)))
+            if open_x:
+                return True, point
+            fallback = fallback or point
+            continue
+        assert len(names) == 2, "with one variable every atom is decided at x"
+        for position, (y, signs) in enumerate(lifted_at(index, x, x_signs)):
+            open_y = position % 2 == 0
+            if fallback is not None and not (open_x and open_y):
                 continue
-            residual = _residual(formula, _polysign(factorization, self.x_signs[index], partial=True))
-            if residual == FALSE:
-                continue
-            if residual == TRUE:
-                point = (x,) if len(self.names) == 1 else (x, _rational_root(flint.fmpq(0)))
-                if open_x:
-                    return True, point
-                fallback = fallback or point
-                continue
-            rows = self.lifted[index]
-            assert rows is not None, "with one variable every atom is decided at x"
-            for position, (y, signs) in enumerate(rows):
-                open_y = position % 2 == 0
-                if fallback is not None and not (open_x and open_y):
-                    continue
-                if _evaluate(residual, _polysign(factorization, signs)):
-                    if open_x and open_y:
-                        return True, (x, y)
-                    fallback = fallback or (x, y)
-        return fallback is not None, fallback
+            if _evaluate(residual, _polysign(factorization, signs)):
+                if open_x and open_y:
+                    return True, (x, y)
+                fallback = fallback or (x, y)
+    return fallback is not None, fallback
 
 
 def _rational_root(q: flint.fmpq) -> RealRoot:
