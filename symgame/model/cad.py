@@ -261,6 +261,13 @@ def _halve(poly: flint.fmpz_poly, low: flint.fmpq, high: flint.fmpq) -> tuple[fl
     return (mid, high) if (poly(low) > 0) == (poly(mid) > 0) else (low, mid)
 
 
+def _square_free_by_discriminant(field: "AlgebraicExtension", over: list[flint.fmpq_poly], length: int,
+                                 discriminant: flint.fmpq_poly) -> bool:
+    """Whether ``f(alpha, y)`` is known square-free without a gcd: degree at most 1, or the leading coefficient
+    nonzero at alpha (no coefficient trimmed) and the discriminant nonzero there."""
+    return len(over) <= 2 or (len(over) == length and not field.reduce(discriminant).is_zero())
+
+
 def squarefree_above(field: "AlgebraicExtension", over: list[flint.fmpq_poly], length: int,
                      discriminant: flint.fmpq_poly) -> list[flint.fmpq_poly]:
     """The square-free part of ``f(alpha, y)``, whose coefficients in Q(alpha) are ``over`` (``f`` has ``length``
@@ -270,7 +277,7 @@ def squarefree_above(field: "AlgebraicExtension", over: list[flint.fmpq_poly], l
     square-free exactly when the discriminant does not vanish at alpha: one remainder in Q[x] instead of
     Euclid's algorithm over Q(alpha).
     """
-    if len(over) <= 2 or (len(over) == length and not field.reduce(discriminant).is_zero()):
+    if _square_free_by_discriminant(field, over, length, discriminant):
         return over
     return field.squarefree(over)
 
@@ -296,7 +303,7 @@ def root_tests(field: "AlgebraicExtension", over: list[flint.fmpq_poly], length:
     coefficients grow without bound (the near tie (18, 17) of Final Jeopardy spent half its time in them),
     remains for the rest: a trimmed leading coefficient or a greatest common divisor of degree 2 or more.
     """
-    if len(over) <= 2 or (len(over) == length and not field.reduce(discriminant).is_zero()):
+    if _square_free_by_discriminant(field, over, length, discriminant):
         return [over]
     if len(over) == length:
         for j in range(1, length - 1):   # j = deg f - 1: the derivative itself
@@ -596,6 +603,11 @@ class Plane:
         self._signs: dict[tuple, int] = {}
         self._tables: OrderedDict[tuple[str, ...], SignTable] = OrderedDict()
         self._asked: dict[tuple[str, ...], int] = {}
+
+    @property
+    def cached(self) -> int:
+        """How much algebra is cached (factors, projections, lifted lines): a size for callers that bound it."""
+        return len(self.factors) + len(self._projection) + len(self._lines)
 
     # ---- factorization -------------------------------------------------------------------------
     def factorize(self, poly, text: str | None = None) -> tuple[int, list[tuple[str, int]]]:
@@ -1184,6 +1196,11 @@ class Z3Translator:
         self._alive: list[Any] = []
         self._pinned: dict[int, Any] = {}
         self._pinned_alive: list[Any] = []
+
+    @property
+    def pinned(self) -> int:
+        """How many terms carry a polynomial declared by :meth:`pin`."""
+        return len(self._pinned)
 
     def pin(self, term, poly) -> None:
         """Declare ``poly`` (an element of the plane's ``fmpq_mpoly`` ring) the value of the z3 term ``term``,

@@ -158,8 +158,7 @@ def _shared_plane(names: tuple[str, ...]) -> tuple[Plane, Z3Translator]:
     entry = _PLANES.get(names)
     if entry is not None:
         plane, translator = entry
-        if len(plane.factors) + len(plane._projection) + len(plane._lines) + len(translator._pinned) \
-                <= MAX_SHARED_PLANE:
+        if plane.cached + translator.pinned <= MAX_SHARED_PLANE:
             return entry
     plane = Plane(names)
     entry = _PLANES[names] = (plane, Z3Translator(plane))
