@@ -68,7 +68,8 @@ class CaseVerdict:
     """What happened to one surviving case."""
 
     case: str
-    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout", "crashed", "open" (atlas_from_cases)
+    stage: str                 # "bisection", "z3", "solved", "empty"; "timeout", "crashed", "open", "fibres"
+    #                            (atlas_from_cases; "fibres": solved from fibres, one component per numeric point)
     branches: tuple[SolvedBranch, ...] = ()
     unsolved: tuple[str, ...] = ()
     seconds: tuple[float, float, float] = field(default=(0.0, 0.0, 0.0), compare=False)  # refute, solve, range
@@ -606,7 +607,7 @@ def _tally(stats: AtlasStats, verdicts: list[CaseVerdict], t0: float) -> list[Ca
     """Count the refutations and the solved cases of ``verdicts`` and their CPU seconds into ``stats``; the
     solved verdicts in canonical form (pickling between processes rewrites sympy expressions, 1/2*(t + 1)
     comes back as t/2 + 1/2, so every executor must give byte-identical results)."""
-    solved = [canonical_verdict(v) for v in verdicts if v.stage == "solved"]
+    solved = [canonical_verdict(v) for v in verdicts if v.stage in SOLVED_STAGES]
     stats.refuted_bisection += sum(v.stage == "bisection" for v in verdicts)
     stats.refuted_z3 += sum(v.stage == "z3" for v in verdicts)
     stats.solved = len(solved)
@@ -641,9 +642,63 @@ def _float_derivatives(game: PolynomialGame) -> dict[str, Callable]:
         x: sp.lambdify(game.generators, g.as_expr(), "math") for x, g in game.derivatives.items()})
 
 
+#: Verdicts whose branches enter the families.
+SOLVED_STAGES = ("solved", "fibres")
+
+
+def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
+                  points: Sequence[tuple[float, Mapping[str, float]]]) -> CaseVerdict:
+    """Solve ``case`` from fibres (:mod:`symgame.engine.fibres`): one component per distinct set of free
+    unknowns through the numeric ``points`` (parameter value, profile) of the case
+    (:func:`~symgame.engine.fibres.free_at_point`; where no proposal passes through its point, the nearest set
+    with finite generic fibres, :func:`~symgame.engine.fibres.choose_free`), each proved on the case's
+    equations and ranged exactly like a branch of :func:`~symgame.engine.parametric.solve_case`.
+
+    Returns a verdict of stage ``"fibres"`` with the components found that have an exact range, or ``"open"``
+    when none has; the reasons for the free sets that gave nothing (fibres of higher degree or dimension, a
+    range that could not be derived) are in ``unsolved``.
+    """
+    from .fibres import choose_free, fibre_branch, fibre_family, free_at_point, free_from_jacobian
+    from .parametric import UnsolvedCase
+
+    t0 = time.perf_counter()
+    chosen: dict[tuple[tuple[str, ...], int | str], None] = {}
+    for value, profile in points:
+        free = free_at_point(game, structure, case, value, profile)
+        if free is not None:
+            chosen[(free, 1)] = None
+        else:
+            # no proposal passes through the point: the nearest set with finite generic fibres
+            chosen[choose_free(game, structure, case, free_from_jacobian(game, structure, case, value, profile))] = None
+    param = game.parameters[0]
+    solved, unsolved = [], []
+    for free, points_in_fibre in sorted(chosen, key=lambda f: (len(f[0]), f[0])):
+        if points_in_fibre != 1:
+            unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: "
+                            + (f"the generic fibre has {points_in_fibre} points (algebraic formulas of that degree)"
+                               if isinstance(points_in_fibre, int) else f"the generic fibre is {points_in_fibre}"))
+            continue
+        try:
+            family = fibre_family(game, structure, case, free)
+        except UnsolvedCase as exc:
+            unsolved.append(str(exc))
+            continue
+        branch = fibre_branch(game, structure, family)
+        r = branch_range(branch, param)
+        if not r.complete or r.undecided_cells:
+            # a family is only kept with an exact range (its certificates prove every interval of it)
+            unsolved.append(f"case {case}: free {', '.join(free)}: formulas proved, range not derived (a free "
+                            "frequency enters a factor of a condition non-linearly)")
+        elif r.intervals:
+            solved.append(SolvedBranch(branch, r))
+    t1 = time.perf_counter()
+    return CaseVerdict(case, "fibres" if solved else "open", tuple(solved), tuple(unsolved), (0.0, t1 - t0, 0.0))
+
+
 def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: float | None = None,
                      progress: bool = False, open_cases: Iterable[str] = (),
-                     limit_is_error: bool = False) -> Atlas:
+                     limit_is_error: bool = False,
+                     fibre_points: Mapping[str, Sequence[tuple[float, Mapping[str, float]]]] | None = None) -> Atlas:
     """The families of the given cases, each refuted or solved exactly with its ranges (not complete).
 
     Each case is treated as in :func:`build_atlas`, on every piece of the parameter domain, so a family is
@@ -651,8 +706,9 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
     case runs in its own process and one that takes longer is reported with the stage ``"timeout"`` (its
     case stays open; the atlas says so), or, with ``limit_is_error``, stops the run with a
     :class:`~symgame.errors.TimeLimitError` (so that no record depends on the machine's speed). Cases in
-    ``open_cases`` (declared beyond reach) are not attempted: stage ``"open"``. The atlas is marked
-    ``complete=False``.
+    ``open_cases`` (declared beyond reach of the lex Gröbner basis) are not attempted that way: stage
+    ``"open"``, or, when ``fibre_points`` gives numeric points of the case, solved from fibres through those
+    points (:func:`fibre_verdict`, stage ``"fibres"``). The atlas is marked ``complete=False``.
     """
     from ..errors import TimeLimitError
 
@@ -665,7 +721,9 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
     t0 = time.perf_counter()
     verdicts = []
     for k, case in enumerate(cases):
-        if case in declared:
+        if case in declared and fibre_points and fibre_points.get(case):
+            verdicts.append(fibre_verdict(game, structure, case, fibre_points[case]))
+        elif case in declared:
             verdicts.append(CaseVerdict(case, "open"))
         elif case_seconds is None:
             verdicts.append(analyse_case(game, structure, case, pieces))
@@ -677,7 +735,7 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
         _say(progress, f"cases: {k + 1}/{len(cases)} analysed ({verdicts[-1].stage})")
     solved = _tally(stats, verdicts, t0)
     families = merge_families(game, structure, solved)
-    others = [CaseVerdict(v.case, v.stage) for v in verdicts if v.stage not in ("solved",)]
+    others = [CaseVerdict(v.case, v.stage, unsolved=v.unsolved) for v in verdicts if v.stage not in SOLVED_STAGES]
     return Atlas(game, structure, tuple(families), tuple(sorted(solved + others, key=lambda v: v.case)), stats,
                  complete=False)
 

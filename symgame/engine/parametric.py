@@ -108,14 +108,31 @@ def case_conditions(game: PolynomialGame, structure: Structure, case: str) -> li
     return out
 
 
-def solve_case(game: PolynomialGame, structure: Structure, case: str) -> CaseSolution:
-    """Solve ``case`` exactly with the parameter symbolic (see module docstring)."""
-    P = game.symbol(game.parameter_names[0])
+def case_system(game: PolynomialGame, structure: Structure, case: str) -> tuple[list[str], list[sp.Expr]]:
+    """The unknowns of ``case`` (variables not pinned to a face) and its equations (the derivatives of the
+    interior leaders and of the indifferent responders, with the pinned variables substituted)."""
     fixed = fixed_values(structure, case)
     subs = {game.symbol(x): v for x, v in fixed.items()}
     unknowns = [x for x in structure.order if x not in fixed]
     equations = [sp.expand(game.derivatives[x].as_expr().subs(subs))
                  for x, c in zip(structure.order, case) if c in ("I", "0")]
+    return unknowns, equations
+
+
+def case_branch(game: PolynomialGame, structure: Structure, case: str, values: dict[sp.Symbol, sp.Expr],
+                free: list[str]) -> CaseBranch:
+    """The branch of ``case`` whose unknowns are ``values`` (formulas in the parameter and the ``free``
+    unknowns), with the case's conditions substituted (the ones that vanish identically dropped)."""
+    fixed = fixed_values(structure, case)
+    conditions = _conditions(game, structure, case, fixed, values, [])
+    return CaseBranch(case, None, _ordered(structure, fixed, values, free), tuple(free), tuple(conditions))
+
+
+def solve_case(game: PolynomialGame, structure: Structure, case: str) -> CaseSolution:
+    """Solve ``case`` exactly with the parameter symbolic (see module docstring)."""
+    P = game.symbol(game.parameter_names[0])
+    fixed = fixed_values(structure, case)
+    unknowns, equations = case_system(game, structure, case)
     # responders first so that they are eliminated first; the parameter last
     gens = [game.symbol(x) for x in unknowns if x in structure.responders]
     gens += [game.symbol(x) for x in unknowns if x in structure.leaders]

@@ -142,33 +142,93 @@ def realness_conditions(branch: CaseBranch) -> list[tuple[sp.Expr, str]]:
 
 
 def border_polynomials(branch: CaseBranch, P: sp.Symbol) -> tuple[list[sp.Poly], bool]:
-    """Squarefree polynomials in ``P`` whose roots bound the branch's range."""
+    """Squarefree polynomials in ``P`` whose roots bound the branch's range, and whether the set is complete.
+
+    Every condition contributes its numerator and denominator, split into irreducible factors when it is not
+    linear in the free variables (the truth of a condition is fixed by the signs of its factors). The free
+    variables are then eliminated one at a time, a variable linear in every polynomial that holds it first:
+    Fourier-Motzkin (each polynomial's coefficient of the variable, which may hold later variables and then
+    stays for their elimination, and the eliminant of every pair). When one free variable is left and enters
+    with a higher degree, its projection is the classical one of a cylindrical algebraic decomposition of the
+    plane (every coefficient, every discriminant, every pairwise resultant: on an interval of ``P`` where none
+    vanishes the real roots in the variable are continuous and never meet, so the truth is constant; Collins,
+    "Quantifier elimination for real closed fields by cylindrical algebraic decomposition", LNCS 33, 1975). Only
+    when two or more free variables are left and none enters linearly is the set flagged incomplete.
+    """
     free = [sp.Symbol(z, real=True) for z in branch.free]
+    free_set = set(free)
     stage: list[sp.Expr] = []
     borders: list[sp.Expr] = [base for base, _ in realness_conditions(branch)]
     for expr, _ in branch.conditions:
         num, den = sp.fraction(sp.together(expr))
         borders.append(den)
-        stage.append(sp.expand(num * den) if not den.free_symbols & set(free) else sp.expand(num))
+        if den.free_symbols & free_set:
+            parts = _free_factors(sp.expand(num), free) + _free_factors(sp.expand(den), free)
+        else:
+            whole = sp.expand(num * den)
+            linear = not whole.free_symbols & free_set or sp.Poly(whole, *free).total_degree() <= 1
+            parts = [whole] if linear else _free_factors(whole, free)
+        for f in parts:
+            (stage if f.free_symbols & free_set else borders).append(f)
     complete = True
-    for z in free:
-        with_z = [p for p in stage if p.has(z)]
-        without = [p for p in stage if not p.has(z)]
-        if any(sp.degree(p, z) > 1 for p in with_z):
+    remaining = list(free)
+    while remaining:
+        linear = [z for z in remaining if all(sp.degree(p, z) <= 1 for p in stage if p.has(z))]
+        if linear:
+            z = min(linear, key=lambda v: (sum(p.has(v) for p in stage), remaining.index(v)))
+            with_z = [p for p in stage if p.has(z)]
+            without = [p for p in stage if not p.has(z)]
+            coeff = {p: sp.expand(sp.diff(p, z)) for p in with_z}
+            later = [c for c in coeff.values() if c.free_symbols & free_set]
+            borders += [c for c in coeff.values() if not c.free_symbols & free_set]
+            eliminants = [sp.expand(coeff[q] * p - coeff[p] * q) for p, q in itertools.combinations(with_z, 2)]
+            stage = _dedupe(without + later + [e for e in eliminants if e != 0])
+            if len(stage) > MAX_BORDER_POLYS:
+                complete = False
+                stage = stage[:MAX_BORDER_POLYS]
+        elif len(remaining) == 1:
+            z = remaining[0]
+            borders += _plane_projection(stage, z)
+            stage = []
+        else:
             complete = False
+            z = remaining[0]
+            with_z = [p for p in stage if p.has(z)]
             borders += [c for p in with_z for c in sp.Poly(p, z).all_coeffs()]
-            stage = without
-            continue
-        coeff = {p: sp.expand(sp.diff(p, z)) for p in with_z}
-        borders += list(coeff.values())
-        eliminants = [sp.expand(coeff[q] * p - coeff[p] * q) for p, q in itertools.combinations(with_z, 2)]
-        stage = _dedupe(without + [e for e in eliminants if e != 0])[:MAX_BORDER_POLYS]
+            stage = [p for p in stage if not p.has(z)]
+        remaining.remove(z)
     borders += stage
     out: dict[sp.Expr, sp.Poly] = {}
     for b in borders:
         for f in _parameter_factors(b, P):
             out.setdefault(f.as_expr(), f)
     return [out[k] for k in sorted(out, key=sp.default_sort_key)], complete
+
+
+def _plane_projection(polys: Sequence[sp.Expr], z: sp.Symbol) -> list[sp.Expr]:
+    """Coefficients in ``z``, discriminants and pairwise resultants of the irreducible factors of ``polys``."""
+    factors: dict[sp.Expr, None] = {}
+    for p in polys:
+        for f in _free_factors(p, [z]):
+            if f.has(z):
+                factors.setdefault(f, None)
+    out: list[sp.Expr] = []
+    items = list(factors)
+    for f in items:
+        poly = sp.Poly(f, z)
+        out += poly.all_coeffs()
+        if poly.degree() > 1:
+            out.append(sp.discriminant(poly))
+    for f, g in itertools.combinations(items, 2):
+        out.append(sp.resultant(f, g, z))
+    return out
+
+
+def _free_factors(expr: sp.Expr, free: Sequence[sp.Symbol]) -> list[sp.Expr]:
+    """The distinct irreducible factors of ``expr`` over Q (or ``expr`` itself when it has square roots)."""
+    if has_sqrt(expr):
+        return [expr]
+    return [sp.expand(f) for f, _ in sp.factor_list(expr)[1]]
 
 
 def _dedupe(polys: Sequence[sp.Expr]) -> list[sp.Expr]:
@@ -278,6 +338,27 @@ def _endpoint(f: sp.Poly, a: Fraction, b: Fraction, P: sp.Symbol) -> Endpoint:
         if r.is_real and sp.Rational(a.numerator, a.denominator) < r < sp.Rational(b.numerator, b.denominator):
             return Endpoint(r, f.as_expr(), a, b)
     raise AssertionError("isolating interval without a root")  # pragma: no cover
+
+
+def root_endpoint(poly: sp.Expr, lower: Fraction, upper: Fraction, P: sp.Symbol) -> Endpoint:
+    """The :class:`Endpoint` of the root of the square-free ``poly`` (in ``P``) isolated by ``[lower, upper]``
+    (for ends stored as a polynomial and an isolating interval).
+
+    Raises
+    ------
+    ValueError
+        When the interval does not isolate exactly one root of a square-free ``poly``.
+    """
+    f = sp.Poly(poly, P, domain="QQ")
+    if f.degree() < 1 or sp.degree(sp.gcd(f, f.diff(P)), P) > 0:
+        raise ValueError("an endpoint's polynomial must be square-free of positive degree")
+    if lower == upper:
+        if f.eval(sp.Rational(lower.numerator, lower.denominator)) != 0:
+            raise ValueError("a rational endpoint is not a root of its polynomial")
+        return rational_endpoint(lower, P)
+    if f.count_roots(sp.Rational(lower.numerator, lower.denominator), sp.Rational(upper.numerator, upper.denominator)) != 1:
+        raise ValueError("an isolating interval holds no root or more than one")
+    return _endpoint(f, lower, upper, P)
 
 
 def _sorted_distinct(roots: list[Endpoint]) -> list[Endpoint]:

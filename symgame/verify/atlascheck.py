@@ -162,10 +162,61 @@ def numeric_crosscheck(atlas: Atlas, values: Sequence[Fraction], starts: int = 8
 
 def lies_in(game, member: SolvedBranch, value: Fraction, point: Mapping[str, float],
             tol: float = NUMERIC_TOLERANCE) -> bool:
-    """Whether a float profile satisfies a member's formulas and constraints at ``value`` (to ``tol``)."""
+    """Whether a float profile satisfies a member's formulas and constraints at ``value`` (to ``tol``).
+
+    The member's free frequencies are first taken from the point; when that misses, they are fitted to the
+    point by least squares over all its frequencies (a numeric equilibrium in a continuum can be off the
+    member along a flat direction, where a small error in a free frequency moves the others by more: the
+    distance to the member is what is compared, not the error at the point's own free coordinates).
+    """
+    free = {z: float(point[z]) for z in member.branch.free}
+    if _lies_in_at(game, member, value, point, free, tol):
+        return True
+    fitted = _fit_free(game, member, value, point) if free else None
+    return fitted is not None and _lies_in_at(game, member, value, point, fitted, tol)
+
+
+#: Gauss-Newton steps of :func:`_fit_free`.
+FIT_STEPS = 8
+
+
+def _fit_free(game, member: SolvedBranch, value: Fraction, point: Mapping[str, float]) -> dict[str, float] | None:
+    """Free frequencies of ``member`` whose profile is nearest to ``point`` (least squares, Gauss-Newton from the
+    point's own values); ``None`` when the formulas cannot be evaluated there."""
+    P = game.symbol(game.parameter_names[0])
+    names = list(member.branch.free)
+    syms = [game.symbol(z) for z in names]
+    rows = [(x, sp.sympify(e).subs(P, sp.Rational(value.numerator, value.denominator)))
+            for x, e in member.branch.values if x not in names]
+    if not rows:
+        return None
+    f = sp.lambdify(syms, [e for _, e in rows], "numpy")
+    jac = sp.lambdify(syms, sp.Matrix([e for _, e in rows]).jacobian(syms), "numpy")
+    target = np.array([float(point[x]) for x, _ in rows])
+    z = np.array([float(point[n]) for n in names])
+    try:
+        for _ in range(FIT_STEPS):
+            residual = np.array(f(*z), dtype=float) - target
+            J = np.array(jac(*z), dtype=float).reshape(len(rows), len(names))
+            step, *_ = np.linalg.lstsq(np.vstack([J, np.eye(len(names))]),
+                                       -np.concatenate([residual, z - [float(point[n]) for n in names]]),
+                                       rcond=None)
+            z = z + step
+    except (ZeroDivisionError, FloatingPointError, TypeError, ValueError):
+        return None
+    if not np.all(np.isfinite(z)):
+        return None
+    return dict(zip(names, (float(v) for v in z)))
+
+
+def _lies_in_at(game, member: SolvedBranch, value: Fraction, point: Mapping[str, float], free: Mapping[str, float],
+                tol: float) -> bool:
     P = game.symbol(game.parameter_names[0])
     subs = {P: sp.Rational(value.numerator, value.denominator)}
-    subs.update({game.symbol(z): point[z] for z in member.branch.free})
+    subs.update({game.symbol(z): v for z, v in free.items()})
+    for z, v in free.items():
+        if abs(v - float(point[z])) > tol:
+            return False
     for x, expr in member.branch.values:
         if x in member.branch.free:
             continue
