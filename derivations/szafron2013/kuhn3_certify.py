@@ -49,7 +49,7 @@ def _key(data: dict[str, Any]) -> str:
 
 def member_sets(data: dict[str, Any]):
     """``(game, [(family id, case, ProfileSet, [ParamInterval, ...]), ...])`` read back from the study's data."""
-    from symgame.engine.ranges import algebraic_endpoint, rational_endpoint
+    from symgame.engine.ranges import algebraic_endpoint, rational_endpoint, root_endpoint
     from symgame.model.expr import parse_expression
 
     game = reduced_game(data["dominance"]["fixed"])
@@ -60,6 +60,9 @@ def member_sets(data: dict[str, Any]):
         return parse_expression(text, names, sqrt=True)
 
     def endpoint(end: dict[str, Any]):
+        if "polynomial" in end:
+            lower, upper = (Fraction(v) for v in end["isolating_interval"])
+            return root_endpoint(parse(end["polynomial"]), lower, upper, P)
         value = parse(end["value"])
         return rational_endpoint(value, P) if value.is_Rational else algebraic_endpoint(value, P)
 
@@ -110,9 +113,12 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
                 nonempty = certify_nonempty(game, pset, iv, TIMEOUT_MS, quantified_ms=QUANTIFIED_MS,
                                             budget_is_error=True)
                 verdict, method = nonempty.decision.name.lower(), nonempty.method
+            inner: list[str] = []
+            if verdict == "undecided":
+                verdict, method, inner = _nonempty_by_subfamilies(game, case, pset, iv)
             out.append({"family": ident, "case": case, "interval": interval_text(iv),
                         "sound": sound.decision.name.lower(), "sound_counterexample": sound.counterexample,
-                        "nonempty": verdict, "nonempty_method": method})
+                        "nonempty": verdict, "nonempty_method": method, **({"nonempty_on": inner} if inner else {})})
             sets.append((pset, iv))
             if progress is not None:
                 progress(f"certificate {ident} on {interval_text(iv)}: sound {out[-1]['sound']}, "
@@ -127,6 +133,48 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
                 record["nonempty"], record["nonempty_method"] = "true", f"contains {other['family']}"
                 break
     return out
+
+
+#: Samples of an interval for :func:`_nonempty_by_subfamilies`: eighths, then towards each end by halving.
+SUBFAMILY_HALVINGS = 10
+
+
+def _nonempty_by_subfamilies(game, case: str, pset, iv) -> tuple[str, str, list[str]]:
+    """Nonemptiness on ``iv`` through sub-families with every condition linear
+    (:func:`symgame.engine.ranges.inner_range`, exact ranges): ``("true", method, [])`` when their ranges cover
+    the interval, ``("partly", method, [intervals proved])`` when they cover part of it, else undecided."""
+    from symgame.engine.atlas import SolvedBranch, branch_witness
+    from symgame.engine.parametric import CaseBranch
+    from symgame.engine.ranges import BranchRange, inner_range
+    from symgame.export.atlas_outputs import interval_text
+    from symgame.verify.polycert import interval_within
+
+    branch = CaseBranch(case, None, pset.values, pset.free, pset.constraints)
+    low = iv.lower.lower if iv.lower.is_rational else iv.lower.upper
+    high = (iv.upper.upper if iv.upper.is_rational else iv.upper.lower) if iv.upper is not None else low + 4
+    samples = [low + (high - low) * Fraction(j, 8) for j in (4, 2, 6, 1, 3, 5, 7)]
+    samples += [v for k in range(4, SUBFAMILY_HALVINGS + 1)
+                for v in (low + (high - low) / 2 ** k, high - (high - low) / 2 ** k)]
+    member = SolvedBranch(branch, BranchRange((), False, 0))
+    found = inner_range(branch, game.parameters[0], [v for v in samples if iv.contains(v)],
+                        lambda v: branch_witness(game, member, v, TIMEOUT_MS), TIMEOUT_MS)
+    inside = [i for i in found.intervals if _overlaps(i, iv)]
+    if not inside:
+        return "undecided", "linear sub-families", []
+    if any(interval_within(iv, i) for i in inside):
+        return "true", "linear sub-families", []
+    return "partly", "linear sub-families", [interval_text(i) for i in inside]
+
+
+def _overlaps(a, b) -> bool:
+    from symgame.engine.ranges import compare_endpoints
+
+    def before(x, y) -> bool:        # x ends before y starts
+        if x.upper is None:
+            return False
+        c = compare_endpoints(x.upper, y.lower)
+        return c < 0 or (c == 0 and not (x.upper_closed and y.lower_closed))
+    return not before(a, b) and not before(b, a)
 
 
 def coexistence_cells(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -93,8 +93,22 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
         "time limit except those declared open: " + ", ".join(f"{n} {stage}" for stage, n in sorted(stages.items()))
         + ".",
     ]
+    fibres = disc.get("fibres", {})
+    if fibres:
+        lines += ["", "Cases declared beyond the lex Gröbner basis (each ran past 150 s in a measurement on the 2-core "
+                  "machine) are solved from fibres instead (`symgame.engine.fibres`): at each numeric equilibrium of "
+                  "the case, the free frequencies of the component through it (Jacobian rank, checked by an exact "
+                  "fibre near the point); msolve solves the case at rational values of P and those frequencies; "
+                  "each other frequency is interpolated as a rational function of them and proved on every equation "
+                  "identically. A component is kept with its exact range; below each case, what was not kept and "
+                  "why:", ""]
+        for case, record in sorted(fibres.items()):
+            found = "; ".join("free " + (", ".join(c) or "none") for c in record["components"]) or "no component kept"
+            lines.append(f"- `{case}`: {found}")
+            lines += [f"  - {reason.split(': ', 1)[1]}" for reason in record["not_solved"]]
+        lines.append("")
     open_cases = sorted(c for c, s in disc["cases"].items() if s == "open")
-    if open_cases:
+    if open_cases and not fibres:
         lines.append("Cases declared open, not attempted (each ran past 150 s in a measurement on the 2-core machine): "
                      f"{', '.join(f'`{c}`' for c in open_cases)}.")
     lines += [
@@ -127,11 +141,14 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
               "Read back from `families.json` and proved for every P of each interval (z3): *sound* -- every profile "
               "of the member is an equilibrium (one query per vertex deviation of each group of a player's "
               "frequencies that share no monomial of her payoff, `symgame.verify.separable`); *nonempty* -- the "
-              "member has a profile at every P (z3, exact cells of P, the exact witness at a single pot, or a "
-              "nonempty member whose profiles all lie in this one).", "",
+              "member has a profile at every P (z3, exact cells of P, the exact witness at a single pot, a "
+              "nonempty member whose profiles all lie in this one, or sub-families with some free frequencies "
+              "fixed so that every condition is linear and their ranges exact: *partly* names the part of the "
+              "interval they cover).", "",
               "| family | case | interval | sound | nonempty | how |", "|---|---|---|---|---|---|"]
     for c in certs:
-        lines.append(f"| {c['family']} | `{c['case']}` | {c['interval']} | {c['sound']} | {c['nonempty']} | "
+        proved_on = f" on {'; '.join(c['nonempty_on'])}" if c.get("nonempty_on") else ""
+        lines.append(f"| {c['family']} | `{c['case']}` | {c['interval']} | {c['sound']} | {c['nonempty']}{proved_on} | "
                      f"{c['nonempty_method']} |")
         if c["sound_counterexample"]:
             lines.append(f"|  | counterexample: {c['sound_counterexample']} | | | | |")
@@ -167,8 +184,11 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
     if unranged_pots:
         lines.append(f"At P = {', '.join(unranged_pots)} a solved branch without a derived range holds (section "
                      "above); the profiles of the numeric search are not kept here (the test suite re-runs the search "
-                     "there and locates each equilibrium in a family or in that branch). No family is known at the "
-                     f"other pots; {timed_out} cases are open.")
+                     "there and locates each equilibrium in a family or in that branch).")
+    others = sorted({c["P"] for c in outside} - set(unranged_pots), key=_num)
+    if others:
+        lines.append(f"No derived family holds the equilibria found at P = {', '.join(others)}; {timed_out} cases "
+                     "stay open (section Discovery).")
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     return "\n".join(lines).rstrip() + "\n"
 

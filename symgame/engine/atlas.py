@@ -685,12 +685,15 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
             continue
         branch = fibre_branch(game, structure, family)
         r = branch_range(branch, param)
-        if not r.complete or r.undecided_cells:
+        if not r.complete:
             # a family is only kept with an exact range (its certificates prove every interval of it)
-            unsolved.append(f"case {case}: free {', '.join(free)}: formulas proved, range not derived (a free "
-                            "frequency enters a factor of a condition non-linearly)")
+            unsolved.append(f"case {case}: free {', '.join(free)}: formulas proved, range not derived (two free "
+                            "frequencies or more enter the conditions non-linearly)")
         elif r.intervals:
             solved.append(SolvedBranch(branch, r))
+            if r.undecided_cells:
+                unsolved.append(f"case {case}: free {', '.join(free)}: {r.undecided_cells} cell(s) of the range "
+                                "undecided (left out of its intervals)")
     t1 = time.perf_counter()
     return CaseVerdict(case, "fibres" if solved else "open", tuple(solved), tuple(unsolved), (0.0, t1 - t0, 0.0))
 

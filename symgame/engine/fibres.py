@@ -345,12 +345,13 @@ def fibre_points(game: PolynomialGame, structure: Structure, case: str, free: Se
 
 
 def through_point(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str], value: float,
-                  profile: Mapping[str, float]) -> bool:
+                  profile: Mapping[str, float]) -> float | None:
     """Whether ``free`` are local coordinates of a component through a numeric point: with the parameter at the
     point's value and the free unknowns at rationals near the point's values, moved by a small seeded
     perturbation (so that a relation the point's values happen to satisfy exactly, such as ``x = 1/5``, does
     not pass for freedom), the fibre is finite and has a real solution within :data:`LOCAL_TOLERANCE` of the
-    point in every coordinate (exact solutions by msolve)."""
+    point in every coordinate (exact solutions by msolve). Returns the distance (largest coordinate difference)
+    of the nearest such solution, or ``None``."""
     from .algebraic import real_parametrized_points
 
     unknowns, equations = case_system(game, structure, case)
@@ -363,17 +364,20 @@ def through_point(game: PolynomialGame, structure: Structure, case: str, free: S
     try:
         par = parametrize([sp.expand(e.subs(values)) for e in equations], [game.symbol(x) for x in rest])
     except MsolveError:
-        return False
+        return None
     if par is None or isinstance(par, str):
-        return False
-    return any(all(abs(float(v) - float(profile[x])) <= LOCAL_TOLERANCE for x, v in zip(rest, point))
-               for _, point in real_parametrized_points(par.eliminant, list(par.coordinates)))
+        return None
+    distances = [max((abs(float(v) - float(profile[x])) for x, v in zip(rest, point)), default=0.0)
+                 for _, point in real_parametrized_points(par.eliminant, list(par.coordinates))]
+    nearest = min(distances, default=None)
+    return nearest if nearest is not None and nearest <= LOCAL_TOLERANCE else None
 
 
 def free_at_point(game: PolynomialGame, structure: Structure, case: str, value: float,
                   profile: Mapping[str, float]) -> tuple[str, ...] | None:
-    """Free unknowns of the component through a numeric point: the Jacobian's proposal at each tolerance of
-    :data:`RANK_TOLERANCES` in turn, the first one that passes :func:`through_point`; ``None`` when none does.
+    """Free unknowns of the component through a numeric point: of the Jacobian's proposals at the tolerances of
+    :data:`RANK_TOLERANCES`, the one whose fibre passes nearest the point (:func:`through_point`; two
+    components can pass within the tolerance of a point near where they meet); ``None`` when none passes.
 
     Parameters
     ----------
@@ -388,15 +392,14 @@ def free_at_point(game: PolynomialGame, structure: Structure, case: str, value: 
     -------
     tuple of str or None
     """
-    tried = []
+    passing: dict[tuple[str, ...], float] = {}
     for tolerance in RANK_TOLERANCES:
         free = free_from_jacobian(game, structure, case, value, profile, tolerance)
-        if free in tried:
-            continue
-        tried.append(free)
-        if through_point(game, structure, case, free, value, profile):
-            return free
-    return None
+        if free not in passing:
+            distance = through_point(game, structure, case, free, value, profile)
+            if distance is not None:
+                passing[free] = distance
+    return min(passing, key=lambda f: (passing[f], len(f), f)) if passing else None
 
 
 #: Fibres probed by :func:`choose_free` before it gives up.

@@ -517,3 +517,141 @@ def denominator_zeros(branch: CaseBranch, param: Parameter) -> list[sp.Expr]:
             if root not in zeros and in_domain(param, root):
                 zeros.append(root)
     return sorted(zeros, key=float)
+
+
+# --------------------------------------------------------------------------- inner ranges
+
+def linearizing_set(branch: CaseBranch) -> tuple[str, ...]:
+    """Free variables whose fixing leaves every condition linear in the others (greedy cover of the monomials
+    of degree two or more in the free variables: a square needs its variable, a product one of its two).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, c, p = (sp.Symbol(n, real=True) for n in "abcp")
+    >>> branch = CaseBranch("I", None, (), ("a", "b", "c"), ((a * b - p, ">"), (b * c + a, ">="), (c, ">=")))
+    >>> linearizing_set(branch)
+    ('b',)
+    """
+    free = [sp.Symbol(z, real=True) for z in branch.free]
+    products: list[frozenset] = []
+    for expr, _ in branch.conditions:
+        num, den = sp.fraction(sp.together(expr))
+        whole = sp.expand(num * den)
+        if whole.free_symbols & set(free):
+            products += [frozenset(z for z, k in zip(free, m) if k) for m in sp.Poly(whole, *free).monoms()
+                         if sum(m) >= 2]
+    chosen: list[sp.Symbol] = []
+    while products:
+        counts: dict[sp.Symbol, int] = {}
+        for s in products:
+            for z in s:
+                counts[z] = counts.get(z, 0) + (len(products) if len(s) == 1 else 1)   # squares first
+        z = max(free, key=lambda v: (counts.get(v, 0), -free.index(v)))
+        chosen.append(z)
+        products = [s for s in products if z not in s]
+    return tuple(str(z) for z in free if z in chosen)
+
+
+def fix_free(branch: CaseBranch, values: dict[str, sp.Expr]) -> CaseBranch | None:
+    """The sub-branch with some free variables fixed (``None`` when a condition then fails as a number)."""
+    subs = {sp.Symbol(z, real=True): v for z, v in values.items()}
+    conditions = []
+    for expr, rel in branch.conditions:
+        e = sp.factor(sp.cancel(sp.together(sp.sympify(expr).subs(subs))))
+        if e.is_number:
+            if e.has(sp.zoo, sp.nan) or not {">": e > 0, ">=": e >= 0, "==": e == 0}[rel]:
+                return None
+            continue
+        conditions.append((e, rel))
+    kept = tuple(z for z in branch.free if z not in values)
+    return CaseBranch(branch.case, branch.point, tuple((x, sp.sympify(e).subs(subs)) for x, e in branch.values),
+                      kept, tuple(conditions))
+
+
+@dataclass(frozen=True)
+class InnerRange:
+    """Intervals where a branch is proved nonempty through sub-branches whose conditions are all linear in
+    their free variables (so each sub-branch's range is exact), and the sub-branches' fixed values."""
+
+    intervals: tuple[ParamInterval, ...]
+    fixed: tuple[tuple[Fraction, dict[str, sp.Expr]], ...]
+
+
+def inner_range(branch: CaseBranch, param: Parameter, samples: Sequence[Fraction],
+                choose: Callable[[Fraction], dict[str, sp.Expr] | None], timeout_ms: int = 20_000) -> InnerRange:
+    """Parameter intervals on which ``branch`` is proved nonempty, when its own range cannot be derived.
+
+    At each sample value not yet covered, ``choose`` gives values of every free variable there (a point of the
+    branch, e.g. z3's); the variables of :func:`linearizing_set` are fixed at those values, the sub-branch is
+    linear in the rest, so its range is exact (:func:`branch_range`, complete), and every profile of it is a
+    profile of the branch. The union of these ranges is where the branch is proved nonempty: an inner bound of
+    its range, not its range.
+
+    Parameters
+    ----------
+    branch : CaseBranch
+        The branch.
+    param : Parameter
+        The parameter and its domain.
+    samples : sequence of Fraction
+        Parameter values to start sub-branches from, in order.
+    choose : callable
+        ``value -> {free variable: exact value}`` or ``None``.
+    timeout_ms : int
+        z3's budget per cell of a sub-branch's range.
+
+    Returns
+    -------
+    InnerRange
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, p = (sp.Symbol(n, real=True) for n in "abp")
+    >>> branch = CaseBranch("I", None, (("a", a), ("b", b)), ("a", "b"),
+    ...                     ((a * b - p, ">"), (a, ">="), (1 - a, ">="), (b, ">="), (1 - b, ">=")))
+    >>> from symgame.model.parameters import parse_domain
+    >>> found = inner_range(branch, parse_domain("p", "[0, 2]"), [sp.Rational(1, 2)],
+    ...                     lambda v: {"a": sp.Rational(3, 4), "b": sp.Rational(3, 4)})
+    >>> [iv.text("p") for iv in found.intervals]
+    ['0 <= p < 3/4']
+    """
+    fixing = linearizing_set(branch)
+    intervals: list[ParamInterval] = []
+    fixed = []
+    for value in samples:
+        if any(iv.contains(Fraction(value)) for iv in intervals):
+            continue
+        chosen = choose(Fraction(value))
+        if chosen is None:
+            continue
+        sub = fix_free(branch, {z: chosen[z] for z in fixing})
+        if sub is None:
+            continue
+        r = branch_range(sub, param, timeout_ms)
+        if not r.complete or r.undecided_cells:
+            continue
+        intervals += r.intervals
+        fixed.append((Fraction(value), {z: chosen[z] for z in fixing}))
+    return InnerRange(tuple(_union(intervals)), tuple(fixed))
+
+
+def _union(intervals: Sequence[ParamInterval]) -> list[ParamInterval]:
+    """Overlapping or touching intervals merged (exact endpoint comparisons)."""
+    out: list[ParamInterval] = []
+    for iv in sorted(intervals, key=lambda i: (i.lower.lower, i.lower.upper)):
+        if out:
+            last = out[-1]
+            c = -1 if last.upper is None else compare_endpoints(iv.lower, last.upper)
+            if c < 0 or (c == 0 and (iv.lower_closed or last.upper_closed)):
+                if last.upper is None or iv.upper is None:
+                    upper, closed = None, False
+                else:
+                    d = compare_endpoints(iv.upper, last.upper)
+                    upper, closed = (iv.upper, iv.upper_closed) if d > 0 else \
+                        (last.upper, last.upper_closed or (d == 0 and iv.upper_closed))
+                out[-1] = ParamInterval(last.lower, last.lower_closed, upper, closed)
+                continue
+        out.append(iv)
+    return out
