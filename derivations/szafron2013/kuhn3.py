@@ -267,13 +267,26 @@ def check_study(data: Any) -> None:
                 if sp.expand(formula.subs(free).subs(P, value) - profile[x]) != 0:
                     raise StoreError(f"{where}: the {label} is not on its member's formula for {x}")
             witnessed.add((w["family"], w["case"]))
-        missing = [key for key, m in members.items() if m["ranges"] and key not in witnessed]
+        # (a member that holds at single irrational pots only has no rational pot to be witnessed at)
+        missing = [key for key, m in members.items() if key not in witnessed and m["ranges"]
+                   and not all(_single_irrational(r) for r in m["ranges"])]
         if missing:
             raise StoreError(f"{where}: members without a witness: {missing[:3]}")
     except StoreError:
         raise
     except (KeyError, TypeError, InputError) as exc:
         raise StoreError(f"{where}: the stored study cannot be read back ({type(exc).__name__}: {exc})") from None
+
+
+def _single_irrational(r: dict[str, Any]) -> bool:
+    """Whether a stored range is one irrational pot."""
+    if r["upper"] is None or r["lower"]["value"] != r["upper"]["value"]:
+        return False
+    try:
+        Fraction(r["lower"]["value"])
+    except ValueError:
+        return True
+    return False
 
 
 def study(directory: Path | None, recompute: bool = False,

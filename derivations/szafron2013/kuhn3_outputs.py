@@ -251,11 +251,20 @@ def _is_point(m: dict[str, Any]) -> bool:
     return all(r["upper"] is not None and r["lower"]["value"] == r["upper"]["value"] for r in m["ranges"])
 
 
+def _end_latex(end: dict[str, Any], names: dict[str, sp.Expr]) -> str:
+    """A range end: a closed form, or (not a radical) the root of its polynomial in its isolating interval."""
+    if "polynomial" in end:
+        a, b = end["isolating_interval"]
+        return (rf"\left(\text{{the root in }} [{a}, {b}] \text{{ of }} {sp.latex(_formula(end['polynomial'], names))}"
+                rf" \approx {end['approx']}\right)")
+    return sp.latex(_formula(end["value"], names))
+
+
 def _range_latex(r: dict[str, Any], names: dict[str, sp.Expr]) -> str:
-    lo = sp.latex(_formula(r["lower"]["value"], names))
+    lo = _end_latex(r["lower"], names)
     if r["upper"] is not None and r["lower"]["value"] == r["upper"]["value"]:
         return f"P = {lo}"
-    hi = r"\infty" if r["upper"] is None else sp.latex(_formula(r["upper"]["value"], names))
+    hi = r"\infty" if r["upper"] is None else _end_latex(r["upper"], names)
     left = "[" if r["lower_closed"] else "("
     right = "]" if r["upper_closed"] else ")"
     return rf"P \in {left}{lo},\ {hi}{right}"
