@@ -279,8 +279,7 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
     while len(formulas) < len(rest):
         target = len(points) * 2 or 4 * len(params) + 2 * CHECK_POINTS
         while len(points) < min(target, budget):
-            q = [sp.Rational(lower) + sp.Rational(rng.randint(1, 600), rng.randint(60, 120))]
-            q += [sp.Rational(rng.randint(1, 997), 998) for _ in free]
+            q = _random_point(rng, lower, len(params))
             tried += 1
             solution = _fibre(polys, q, len(params), rest_syms)
             if isinstance(solution, str):
@@ -324,24 +323,31 @@ def fibre_points(game: PolynomialGame, structure: Structure, case: str, free: Se
     -------
     int or str
     """
-    unknowns, equations = case_system(game, structure, case)
-    rest = [x for x in unknowns if x not in set(free)]
-    P = game.symbol(game.parameter_names[0])
-    params = [P] + [game.symbol(z) for z in unknowns if z in set(free)]
-    rng = random.Random(seed)
-    lower = Fraction(str(game.parameters[0].lower))
-    q = [sp.Rational(lower) + sp.Rational(rng.randint(1, 600), rng.randint(60, 120))]
-    q += [sp.Rational(rng.randint(1, 997), 998) for _ in params[1:]]
-    values = dict(zip(params, q))
-    try:
-        par = parametrize([sp.expand(e.subs(values)) for e in equations], [game.symbol(x) for x in rest])
-    except MsolveError:
-        return "failed"
-    if par is None:
-        return "empty"
-    if isinstance(par, str):
-        return "positive"
+    unknowns, _ = case_system(game, structure, case)
+    names = [game.parameter_names[0]] + [z for z in unknowns if z in set(free)]
+    q = _random_point(random.Random(seed), Fraction(str(game.parameters[0].lower)), len(names))
+    _, par = _fibre_at(game, structure, case, dict(zip(names, q)))
+    if par is None or isinstance(par, str):
+        return {None: "empty", "failed": "failed"}.get(par, "positive")
     return int(par.eliminant.degree())
+
+
+def _random_point(rng: random.Random, lower: Fraction, size: int) -> list[sp.Rational]:
+    """A seeded point: the parameter a little above its lower bound, then free frequencies in (0, 1)."""
+    return [sp.Rational(lower) + sp.Rational(rng.randint(1, 600), rng.randint(60, 120))] + \
+        [sp.Rational(rng.randint(1, 997), 998) for _ in range(size - 1)]
+
+
+def _fibre_at(game: PolynomialGame, structure: Structure, case: str, values: Mapping[str, sp.Rational]):
+    """The unknowns of ``case`` not in ``values`` and msolve's parametrization of the case with ``values``
+    substituted (``None``: no solution; ``"positive-dimensional"``; ``"failed"``: msolve failed)."""
+    unknowns, equations = case_system(game, structure, case)
+    rest = [x for x in unknowns if x not in values]
+    subs = {game.symbol(name): v for name, v in values.items()}
+    try:
+        return rest, parametrize([sp.expand(e.subs(subs)) for e in equations], [game.symbol(x) for x in rest])
+    except MsolveError:
+        return rest, "failed"
 
 
 def through_point(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str], value: float,
@@ -354,17 +360,12 @@ def through_point(game: PolynomialGame, structure: Structure, case: str, free: S
     of the nearest such solution, or ``None``."""
     from .algebraic import real_parametrized_points
 
-    unknowns, equations = case_system(game, structure, case)
-    rest = [x for x in unknowns if x not in set(free)]
     rng = random.Random(len(free))
-    values = {game.symbol(game.parameter_names[0]): sp.Rational(Fraction(value).limit_denominator(10 ** 6))}
+    values = {game.parameter_names[0]: sp.Rational(Fraction(value).limit_denominator(10 ** 6))}
     for z in free:
         moved = float(profile[z]) + rng.choice((-1, 1)) * rng.uniform(PERTURBATION, 2 * PERTURBATION)
-        values[game.symbol(z)] = sp.Rational(Fraction(moved).limit_denominator(10 ** 9))
-    try:
-        par = parametrize([sp.expand(e.subs(values)) for e in equations], [game.symbol(x) for x in rest])
-    except MsolveError:
-        return None
+        values[z] = sp.Rational(Fraction(moved).limit_denominator(10 ** 9))
+    rest, par = _fibre_at(game, structure, case, values)
     if par is None or isinstance(par, str):
         return None
     distances = [max((abs(float(v) - float(profile[x])) for x, v in zip(rest, point)), default=0.0)
