@@ -662,18 +662,21 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
     from .parametric import UnsolvedCase
 
     t0 = time.perf_counter()
-    chosen: dict[tuple[tuple[str, ...], int | str], None] = {}
+    # free set -> what its generic fibre was found to be (None: not probed, it passes through a point)
+    chosen: dict[tuple[str, ...], int | str | None] = {}
     for value, profile in points:
         free = free_at_point(game, structure, case, value, profile)
         if free is not None:
-            chosen[(free, 1)] = None
+            chosen.setdefault(free, None)
         else:
             # no proposal passes through the point: the nearest set with finite generic fibres
-            chosen[choose_free(game, structure, case, free_from_jacobian(game, structure, case, value, profile))] = None
+            near, kind = choose_free(game, structure, case, free_from_jacobian(game, structure, case, value, profile))
+            chosen.setdefault(near, kind)
     param = game.parameters[0]
     solved, unsolved = [], []
-    for free, points_in_fibre in sorted(chosen, key=lambda f: (len(f[0]), f[0])):
-        if points_in_fibre != 1:
+    for free in sorted(chosen, key=lambda f: (len(f), f)):
+        points_in_fibre = chosen[free]
+        if points_in_fibre not in (None, 1):
             unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: "
                             + (f"the generic fibre has {points_in_fibre} points (algebraic formulas of that degree)"
                                if isinstance(points_in_fibre, int) else f"the generic fibre is {points_in_fibre}"))
