@@ -40,7 +40,10 @@ DISCOVERY_POTS = (2.25, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0, 4.5, 5.0, 6.0, 8.0,
                   # since method version 4: a finer grid (the held-out search below found cases none of the
                   # first pots proposed)
                   5.5, 7.0, 10.0, 2.375, 2.625, 2.875, 3.125, 3.375, 3.625, 3.875, 4.25, 4.75, 5.25, 5.75, 6.5,
-                  7.5, 9.0)
+                  7.5, 9.0,
+                  # since method version 5: the end of the domain, and pots between the held-out ones' neighbours
+                  # (cases the held-out search found that no discovery pot proposed: outputs/kuhn3/summary.md)
+                  2.0, 4.125, 4.375, 4.625, 4.875, 6.25, 6.75, 7.25, 7.75, 8.5)
 STARTS = 6
 #: other pots, other priors: does the numeric search find anything outside the derived families?
 CROSSCHECK_POTS = (Fraction(21, 8), Fraction(3), Fraction(37, 10), Fraction(47, 10), Fraction(7),
@@ -53,7 +56,9 @@ CROSSCHECK_STARTS = 6
 OPEN_CASES = ("LIILILLIILULLILLIIIIIL00-0", "LLIIIIIIILILLIIIILLIIL-0-0", "LLILILIIILUILILLULIIII00-+",
               "LLILILIIILUILILLULIIII00-0", "LLILILLIILUILILLILIIII00-0", "LLILILLIILUILILLILIIIL00-0",
               # proposed by the finer grid of version 4; past 200 s in a measurement of 2026-11-27
-              "LLIIIIIIILILIIIIILLIIL-0-0")
+              "LLIIIIIIILILIIIIILLIIL-0-0",
+              # proposed by the pots of version 5; each past 240 s in a measurement of 2026-11-27
+              "LLILILLIILULLILLIIIIIL00-0", "LLILILLIILUILILLILIIII00-+")
 #: A safety net, not a budget: a case not declared open that runs longer stops the study with an error.
 CASE_LIMIT_SECONDS = 3600
 #: Frequencies whose dominance is not tried: z3 decided neither sign of their derivatives within 20 s in the
@@ -63,8 +68,11 @@ DOMINANCE_OPEN = ("A1_o", "K2_x")
 #: the refuted and the empty cases are both recorded "no equilibrium"; 3: the case of an exact equilibrium of
 #: OpenSpiel's implementation of the game at P = 3 is solved too, :mod:`derivations.szafron2013.openspiel`;
 #: 4: the declared open cases are solved from fibres through the discovery's numeric points of them,
-#: :mod:`symgame.engine.fibres`, and ranges split products of conditions into their factors).
-METHOD_VERSION = 4
+#: :mod:`symgame.engine.fibres`, and ranges split products of conditions into their factors; 5: more discovery
+#: pots, and the cases the lex basis finds empty solved from fibres through their numeric points, at the points'
+#: own pots where the case is empty at generic pots; ranges that cannot be derived widened through the discovery's
+#: points by linear sub-families, :func:`symgame.engine.atlas.widen_range`).
+METHOD_VERSION = 5
 WITNESSES_PER_INTERVAL = 3
 
 
@@ -110,8 +118,8 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
     for k, pot in enumerate(DISCOVERY_POTS):
         for eq in numeric_equilibria(game, {"P": pot}, starts=STARTS, seed=k):
             seeds.append(seed_case(game, structure, pot, eq.profile))
-            if seeds[-1] in OPEN_CASES:
-                fibre_points.setdefault(seeds[-1], []).append((pot, eq.profile))
+            # every case's points: the declared open cases and the cases found empty are solved from fibres
+            fibre_points.setdefault(seeds[-1], []).append((pot, eq.profile))
     say(f"discovery ({len(seeds)} numeric equilibria, {len(set(seeds))} distinct cases)")
     from .openspiel import EFG, openspiel_point
 
@@ -119,7 +127,11 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
     openspiel_case = seed_case(game, structure, 3.0, {x: float(projected[x]) for x in game.variables})
     say(f"OpenSpiel's equilibrium at P = 3 proposes {openspiel_case}")
     atlas = atlas_from_cases(game, seeds + [openspiel_case], CASE_LIMIT_SECONDS, progress=progress is not None,
-                             open_cases=OPEN_CASES, limit_is_error=True, fibre_points=fibre_points)
+                             open_cases=OPEN_CASES, limit_is_error=True, fibre_points=fibre_points, widen=True,
+                             # algebraic families are derived and proved, not kept: their ranges' cells and their
+                             # certificates (z3 over two free frequencies and P, coefficients of degree 14) ran
+                             # past minutes in a measurement of 2026-11-27
+                             algebraic=False)
     say(f"cases ({atlas.stats.solved} solved)")
     witnesses = []
     for family in atlas.families:
@@ -146,7 +158,7 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
                       "cases": {v.case: _stage(v.stage) for v in atlas.verdicts},
                       "fibres": {v.case: {"components": [list(b.branch.free) for b in v.branches],
                                           "not_solved": list(v.unsolved)}
-                                 for v in atlas.verdicts if v.case in OPEN_CASES},
+                                 for v in atlas.verdicts if v.case in OPEN_CASES or v.stage == "fibres"},
                       "raw_cases": atlas.stats.raw_cases},
         "families": [_family_json(f) for f in atlas.families],
         "witnesses": witnesses,

@@ -100,8 +100,18 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
                   "the case, the free frequencies of the component through it (Jacobian rank, checked by an exact "
                   "fibre near the point); msolve solves the case at rational values of P and those frequencies; "
                   "each other frequency is interpolated as a rational function of them and proved on every equation "
-                  "identically. A component is kept with its exact range; below each case, what was not kept and "
-                  "why:", ""]
+                  "identically, and the component is kept with its exact range. A case the lex basis solves and "
+                  "finds empty, yet with numeric equilibria in it, is solved the same way through them (the basis "
+                  "over Q(P) does not split off components that exist at special pots only); where the generic fibre "
+                  "is empty, at the points' own pots with P fixed (a member holding at that pot alone). A component "
+                  "whose range cannot be derived in full is kept on the exact ranges of its sub-families through the "
+                  "discovery's points (free frequencies fixed at their values so that the rest is linear). Where the "
+                  "fibres have several points, the component is derived and proved as an algebraic family "
+                  "(`algebraic_family`: a primitive frequency a root of its minimal polynomial, every other one a "
+                  "polynomial in it, proved modulo that polynomial) and reported, not kept: in a measurement the "
+                  "range of one of its sub-families took z3 410 s on 88 cells and left 19 of them undecided, and its "
+                  "certificates would be z3 queries in two free frequencies and P. Below each case, what was not kept "
+                  "and why:", ""]
         for case, record in sorted(fibres.items()):
             found = "; ".join("free " + (", ".join(c) or "none") for c in record["components"]) or "no component kept"
             lines.append(f"- `{case}`: {found}")
@@ -123,8 +133,13 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
         "|---|---|---:|---|---|",
     ]
     for family, m in members:
-        ranges = "; ".join(_range_text(r) for r in m["ranges"])
+        ranges = "; ".join(_range_text(r) for r in m["ranges"]) + ("" if m["range_complete"] else " †")
         lines.append(f"| {family['id']} | `{m['case']}` | {len(m['free'])} | {ranges} | {_checked(family['id'], m, witnesses)} |")
+    if not all(m["range_complete"] for _, m in members):
+        lines += ["", "† Range not derived in full (two or more free frequencies enter the conditions non-linearly): "
+                  "the intervals are where the member was shown to hold (cells decided at a sample pot, and the exact "
+                  "ranges of sub-families with some free frequencies fixed at a discovery point's values); it may "
+                  "hold beyond them. Each interval is certified below."]
     lines += ["", "## The members' formulas", "",
               "Frequencies not listed are 0 (or fixed by dominance, above); a free frequency ranges over the set "
               "cut out by the member's conditions (in `families.json`).", ""]

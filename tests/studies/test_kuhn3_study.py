@@ -253,3 +253,54 @@ def test_the_numeric_equilibria_at_47_10_lie_in_families_from_fibres(data):
     homes = [next((m.branch.case for _, m in valid if lies_in(game, m, value, eq.profile)), None) for eq in found]
     assert all(homes), homes
     assert set(homes) & set(data["discovery"]["fibres"])
+
+
+def test_the_pots_where_families_meet_have_members_at_that_pot_alone(data):
+    """Before method version 5 the coexistence table had no family at P = 2 (the end of the domain) nor at P = 5
+    (where the families of both sides end, open): the lex basis over Q(P) does not split off components that exist
+    at one pot only. Discovery points there now give members at P = 2 (solved directly) and P = 5 (a case found
+    empty at generic pots, solved from fibres with P fixed), each with an exact witness of regret 0."""
+    from derivations.szafron2013.kuhn3_certify import certificates
+
+    cells = {c["cell"]: c["families"] for c in certificates(KUHN3, data)["coexistence"]}
+    assert cells["P = 2"] and cells["P = 5"]
+    def pot(m):
+        return m["ranges"][0]["lower"]["value"] if len(m["ranges"]) == 1 and m["ranges"][0]["upper"] is not None \
+            and m["ranges"][0]["lower"]["value"] == m["ranges"][0]["upper"]["value"] else None
+
+    point_members = {(f["id"], m["case"]): m for f in data["families"] for m in f["members"] if pot(m) in ("2", "5")}
+    assert {m["ranges"][0]["lower"]["value"] for m in point_members.values()} == {"2", "5"}
+    at5 = [case for (_, case), m in point_members.items() if m["ranges"][0]["lower"]["value"] == "5"]
+    assert at5 and all(data["discovery"]["cases"][case] == "solved from fibres" for case in at5)
+    witnessed = {(w["family"], w["case"]) for w in data["witnesses"] if w["exact_regret_zero"]}
+    assert set(point_members) <= witnessed
+
+
+def test_a_member_whose_range_was_one_pot_is_widened_and_holds_the_held_out_equilibrium_at_33_10(data):
+    """The 5-free member of LLILIIIIILULLIIIILLIIL---0 had the range P = 5/4 + sqrt(65)/4 alone (its range is not
+    derived in full: the cells' samples miss a border). Widened through a discovery point (free frequencies
+    fixed at its rounded values, the rest linear, exact range), it holds on an interval through 33/10, certified
+    sound and nonempty there, and the held-out search's equilibria at 33/10 all lie in derived families."""
+    from derivations.szafron2013.kuhn3_certify import certificates, member_sets
+
+    game, members = member_sets(data)
+    incomplete = {f["id"] for f in data["families"] for m in f["members"] if not m["range_complete"]}
+    start = sp.Rational(5, 4) + sp.sqrt(65) / 4
+    widened = [(ident, ivs) for ident, case, pset, ivs in members
+               if case == "LLILIIIIILULLIIIILLIIL---0" and len(pset.free) == 5 and ident in incomplete
+               and sp.simplify(ivs[0].lower.value - start) == 0]
+    assert len(widened) == 1
+    ident, ivs = widened[0]
+    assert any(iv.contains(Fraction(33, 10)) for iv in ivs)
+    certs = [c for c in certificates(KUHN3, data)["members"] if c["family"] == ident]
+    assert certs and all(c["sound"] == "true" and c["nonempty"] == "true" for c in certs)
+    assert all(c["family"] for c in data["crosscheck"] if c["P"] == "33/10")
+
+
+def test_the_cubic_cases_are_proved_as_algebraic_families_and_reported(data):
+    """The two cases with A1_o free and fibres of three points are derived as algebraic families (a primitive
+    frequency, its minimal polynomial, the others polynomials in it, proved) and reported, not kept."""
+    fibres = data["discovery"]["fibres"]
+    for case in ("LIILILLIILULLILLIIIIIL00-0", "LLILILLIILULLILLIIIIIL00-0"):
+        assert not fibres[case]["components"]
+        assert any("proved as an algebraic family" in reason for reason in fibres[case]["not_solved"]), fibres[case]
