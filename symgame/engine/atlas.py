@@ -671,16 +671,7 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
     others polynomials in it, proved); with ``algebraic`` it is kept with its range (exact when nothing else is
     free, else widened through the points), without it the proved formulas are only reported in ``unsolved``.
     """
-    from .fibres import (
-        algebraic_family,
-        choose_free,
-        fibre_branch,
-        fibre_family,
-        fibre_points,
-        free_at_point,
-        free_from_jacobian,
-    )
-    from .parametric import UnsolvedCase
+    from .fibres import choose_free, fibre_branch, free_at_point, free_from_jacobian
 
     t0 = time.perf_counter()
     # free set -> what its generic fibre was found to be (None: not probed, it passes through a point)
@@ -703,35 +694,7 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
         if points_in_fibre is not None and not isinstance(points_in_fibre, int):
             unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: the generic fibre is {points_in_fibre}")
             continue
-        families = []
-        try:
-            families.append(fibre_family(game, structure, case, free))
-        except UnsolvedCase as exc:
-            degree = fibre_points(game, structure, case, free)
-            if isinstance(degree, int) and degree > 1:
-                try:
-                    found = algebraic_family(game, structure, case, free)
-                    if algebraic:
-                        families.append(found)
-                    else:
-                        unsolved.append(
-                            f"case {case}: free {', '.join(free) or 'none'}: the generic fibre has {degree} points; "
-                            f"proved as an algebraic family ({found.primitive} a root of a polynomial of degree "
-                            f"{degree} in it, the other frequencies polynomials in it; coefficients rational "
-                            f"functions of total degree up to {max(found.degrees.values(), default=0)}), not ranged")
-                except UnsolvedCase as exc_alg:
-                    reason = str(exc_alg).removeprefix(f"case {case}: ")
-                    unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: the generic fibre has {degree} "
-                                    f"points; as an algebraic family: {reason}")
-            elif values_of.get(free) and degree == "empty":
-                # through a point, yet empty at generic values: solved at the points' own values
-                for at in sorted(set(values_of[free])):
-                    try:
-                        families.append(fibre_family(game, structure, case, free, at=at))
-                    except UnsolvedCase as exc_at:
-                        unsolved.append(f"{exc_at} (at {param.name} = {at})")
-            else:
-                unsolved.append(str(exc))
+        families = _component_families(game, structure, case, free, values_of.get(free, []), algebraic, unsolved)
         for family in families:
             branch = fibre_branch(game, structure, family)
             # an algebraic family's range is not derived as a whole (its primitive unknown and a free one enter
@@ -759,6 +722,47 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
                                 "there" + (" (undecided)" if r.undecided_cells else ""))
     t1 = time.perf_counter()
     return CaseVerdict(case, "fibres" if solved else "open", tuple(solved), tuple(unsolved), (0.0, t1 - t0, 0.0))
+
+
+def _component_families(game: PolynomialGame, structure: Structure, case: str, free: tuple[str, ...],
+                        values: Sequence[Fraction], algebraic: bool, unsolved: list[str]) -> list:
+    """The proved families of the component of ``case`` with ``free`` free: rational over the parameter, else
+    algebraic (kept only with ``algebraic``, else reported), else at the ``values`` of its points when its generic
+    fibre is empty. What gives nothing is appended to ``unsolved``."""
+    from .fibres import algebraic_family, fibre_family, fibre_points
+    from .parametric import UnsolvedCase
+
+    try:
+        return [fibre_family(game, structure, case, free)]
+    except UnsolvedCase as exc:
+        failure = str(exc)
+    named = f"case {case}: free {', '.join(free) or 'none'}"
+    degree = fibre_points(game, structure, case, free)
+    if isinstance(degree, int) and degree > 1:
+        try:
+            found = algebraic_family(game, structure, case, free)
+        except UnsolvedCase as exc_alg:
+            reason = str(exc_alg).removeprefix(f"case {case}: ")
+            unsolved.append(f"{named}: the generic fibre has {degree} points; as an algebraic family: {reason}")
+            return []
+        if algebraic:
+            return [found]
+        unsolved.append(f"{named}: the generic fibre has {degree} points; proved as an algebraic family "
+                        f"({found.primitive} a root of a polynomial of degree {degree} in it, the other frequencies "
+                        "polynomials in it; coefficients rational functions of total degree up to "
+                        f"{max(found.degrees.values(), default=0)}), not ranged")
+        return []
+    if not values or degree != "empty":
+        unsolved.append(failure)
+        return []
+    # through a point, yet empty at generic values: solved at the points' own values
+    out = []
+    for at in sorted(set(values)):
+        try:
+            out.append(fibre_family(game, structure, case, free, at=at))
+        except UnsolvedCase as exc_at:
+            unsolved.append(f"{exc_at} (at {game.parameter_names[0]} = {at})")
+    return out
 
 
 #: Largest denominators of the rounded free values of a numeric point in :func:`widen_range`, tried in turn.
