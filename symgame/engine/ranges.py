@@ -444,7 +444,15 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
 
     Each condition's numerator and denominator are formed once (:func:`_fraction`) and the value substituted
     into both: the same sign condition as forming them after the substitution (which cost sympy's ``together``
-    once per cell), wherever the condition's denominator does not vanish, and required nonzero."""
+    once per cell), wherever the condition's denominator does not vanish, and required nonzero.
+
+    At an irrational value with at most one free variable, the plane CAD decides exactly first
+    (:func:`exact_at_root`), so that the answer does not depend on whether z3 finishes within ``timeout_ms`` on
+    a loaded machine; otherwise z3 decides."""
+    if root is not None and value is None and len(branch.free) <= 1:
+        exact = exact_at_root(branch, P, root)
+        if exact is not None:
+            return exact
     enc = Z3Encoder()
     formulas: list[z3.BoolRef] = []
     for expr, rel in realness_conditions(branch) + list(branch.conditions):
@@ -465,6 +473,78 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
                      p > z3.RealVal(f"{root.lower.numerator}/{root.lower.denominator}"),
                      p < z3.RealVal(f"{root.upper.numerator}/{root.upper.denominator}")]
     return decide(formulas, enc, timeout_ms)
+
+
+def exact_at_root(branch: CaseBranch, P: sp.Symbol, root: Endpoint) -> Decision | None:
+    """The branch's conditions at an irrational parameter value, decided in exact arithmetic at that algebraic
+    number when the branch has at most one free variable: the value is the root of an irreducible factor of
+    ``root.poly`` in its isolating interval, and the plane CAD lifts over it alone
+    (:meth:`symgame.model.cad.Plane.satisfiable_above`: the roots in the free variable of every condition's
+    factors above that value, and a sample in each cell; no timeout). ``None`` when the branch has more free
+    variables or square roots, or the CAD's size limits are reached: the caller decides otherwise.
+
+    Parameters
+    ----------
+    branch : CaseBranch
+        The branch.
+    P : sympy symbol
+        The parameter.
+    root : Endpoint
+        An irrational value of the parameter.
+
+    Returns
+    -------
+    Decision or None
+
+    Examples
+    --------
+    At ``P = sqrt(2)``, ``P z > 1`` for some ``z <= 1``; ``P z = 1`` and ``2 z^2 = 1`` at ``z = 1/sqrt(2)``
+    (a point, which a rational grid would miss); ``P^2 > 2`` nowhere:
+
+    >>> import sympy as sp
+    >>> P, z = sp.Symbol("P", real=True), sp.Symbol("z", real=True)
+    >>> at = algebraic_endpoint(sp.sqrt(2), P)
+    >>> exact_at_root(CaseBranch("I", None, (("z", z),), ("z",), ((P * z - 1, ">"), (1 - z, ">="))), P, at)
+    <Decision.TRUE: 'true'>
+    >>> exact_at_root(CaseBranch("I", None, (("z", z),), ("z",), ((P * z - 1, "=="), (2 * z**2 - 1, "=="))), P, at)
+    <Decision.TRUE: 'true'>
+    >>> exact_at_root(CaseBranch("I", None, (), (), ((P**2 - 2, ">"),)), P, at)
+    <Decision.FALSE: 'false'>
+    """
+    import flint
+
+    from ..errors import LimitError
+    from ..model.cad import Plane, isolate
+
+    conditions = realness_conditions(branch) + list(branch.conditions)
+    if len(branch.free) > 1 or any(has_sqrt(e) for e, _ in conditions) or root.is_rational:
+        return None
+    base = sp.Poly(root.poly, P, domain=sp.QQ).clear_denoms()[1]
+    low = flint.fmpq(root.lower.numerator, root.lower.denominator)
+    high = flint.fmpq(root.upper.numerator, root.upper.denominator)
+    x = next((r for factor, _ in flint.fmpz_poly([int(c) for c in reversed(base.all_coeffs())]).factor()[1]
+              for r in isolate(factor) if r.compare_rational(low) > 0 and r.compare_rational(high) < 0), None)
+    if x is None:
+        return None
+    names = (str(P),) + tuple(branch.free)
+    gens = [P] + [sp.Symbol(z, real=True) for z in branch.free]
+    plane = Plane(names)
+
+    def poly(expr: sp.Expr):
+        q = sp.Poly(expr, *gens, domain=sp.QQ)
+        return plane.ctx.from_dict({m: flint.fmpq(int(c.numerator), int(c.denominator)) for m, c in q.terms()})
+
+    atoms = []
+    for expr, rel in conditions:
+        num, den = _fraction(expr)
+        if den.free_symbols:
+            atoms += [("atom", poly(den), "!="), ("atom", poly(sp.expand(num * den)), rel)]
+        else:
+            atoms.append(("atom", poly(num * sp.sign(den)), rel))
+    try:
+        return Decision.TRUE if plane.satisfiable_above(("and", atoms), x) else Decision.FALSE
+    except LimitError:
+        return None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -777,6 +777,24 @@ class Plane:
         return _search_cells(self.names, self._cells(keys), lambda index, x: {k: self._sign_x(k, x) for k in x_keys},
                              lambda index, x, x_signs: lifted(x, x_signs), formula, factorization)
 
+    def satisfiable_above(self, formula: Formula, x: RealRoot) -> bool:
+        """Is there a real ``y`` with ``formula`` holding at ``(x, y)`` (or at ``x`` on a line)?  The lifting
+        of :meth:`satisfiable` over the single sample ``x`` (exact; no projection is needed, only the roots in
+        ``y`` of the factors above ``x``)."""
+        polys: dict[str, Any] = {}
+        formula = _keyed(formula, polys)
+        factorization = {text: self.factorize(p, text) for text, p in polys.items()}
+        keys = sorted({k for _, ks in factorization.values() for k, _ in ks})
+        x_keys = [k for k in keys if self.factors[k].degree_y == 0]
+        y_keys = [k for k in keys if self.factors[k].degree_y >= 1]
+
+        def lifted(index: int, at: RealRoot, x_signs: dict[str, int]) -> Iterator[tuple[RealRoot, dict[str, int]]]:
+            rows = self._lift_rational(at.exact(), y_keys) if at.rational else self._lift_algebraic(at, y_keys)
+            return ((y, {**signs, **x_signs}) for y, signs in rows)
+
+        return _search_cells(self.names, [x], lambda index, at: {k: self._sign_x(k, at) for k in x_keys}, lifted,
+                             formula, factorization)[0]
+
     def _cells(self, keys: Sequence[str]) -> list[RealRoot]:
         """The sample points in ``x``: a simple rational in each open interval, each critical root between."""
         critical = sorted_roots(self.projection(keys))

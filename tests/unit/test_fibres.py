@@ -1,5 +1,6 @@
 """Families from fibres (symgame.engine.fibres): interpolation, the identity proof, and ranges of products."""
 import random
+from fractions import Fraction
 
 import pytest
 import sympy as sp
@@ -254,3 +255,35 @@ def test_an_algebraic_family_with_a_free_frequency_is_widened_through_its_point(
     assert not member.range.complete and [iv.text("P") for iv in member.range.intervals] == ["1 <= P <= 4"]
     reported = fibre_verdict(game, structure, "III", point, widen=True, algebraic=False)
     assert reported.branches == () and any("proved as an algebraic family" in u for u in reported.unsolved)
+
+
+@seed(20261127)
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(-3, 3), min_size=6, max_size=6), st.sampled_from([">", ">=", "=="])),
+                min_size=1, max_size=3),
+       st.sampled_from(["sqrt(2)", "1 + sqrt(3)", "CRootOf(P**3 - 3*P - 1, 2)"]))
+def test_exact_decisions_at_an_algebraic_pot_agree_with_z3(conditions, where):
+    """The plane CAD's exact decision at an irrational pot (one free variable) is the answer z3 gives when it
+    decides: random conditions of degree 2 in (P, z) with z in [0, 1]."""
+    import symgame.engine.ranges as R
+    from symgame.engine.ranges import algebraic_endpoint, decide_at, exact_at_root, root_endpoint
+
+    P, z = sp.Symbol("P", real=True), sp.Symbol("z", real=True)
+    monomials = [sp.Integer(1), P, z, P * P, P * z, z * z]
+    conds = tuple((sum(c * m for c, m in zip(cs, monomials)), rel) for cs, rel in conditions
+                  if any(cs)) + ((z, ">="), (1 - z, ">="))
+    branch = CaseBranch("I", None, (("z", z),), ("z",), conds)
+    if where.startswith("CRootOf"):
+        at = root_endpoint(P**3 - 3 * P - 1, Fraction(1), Fraction(2), P)
+    else:
+        at = algebraic_endpoint(sp.sympify(where, locals={"P": P}), P)
+    exact = exact_at_root(branch, P, at)
+    original = R.exact_at_root
+    R.exact_at_root = lambda *args: None           # z3 alone
+    try:
+        by_z3 = decide_at(branch, P, None, at, 30_000)
+    finally:
+        R.exact_at_root = original
+    assert exact is not None
+    if by_z3.name != "UNDECIDED":
+        assert exact == by_z3, (conds, where)
