@@ -344,7 +344,7 @@ def _fit_targets(case: str, free: Sequence[str], sample, targets: list, params: 
             fit = interpolate_rational(points, samples[t], params, max_degree)
             if fit is not None:
                 formulas[t] = fit
-                degrees[t] = max(sp.Poly(part, *params).total_degree() for part in sp.fraction(fit))
+                degrees[t] = _degree_of(fit, params)
         if len(points) >= budget and len(formulas) < len(targets):
             missing = next(t for t in targets if t not in formulas)
             raise UnsolvedCase(f"case {case}: no rational function of degree <= {max_degree} fits {missing}")
@@ -481,14 +481,14 @@ def algebraic_family(game: PolynomialGame, structure: Structure, case: str, free
                 out.update({(x, j): basis[i][j] for j in range(degree)})
         return out
 
-    formulas, _, fibres = _fit_targets(case, free, sample, targets, params, lower, seed, max_degree)
+    formulas, fitted, fibres = _fit_targets(case, free, sample, targets, params, lower, seed, max_degree)
     u = rest_syms[k]
     g = u ** degree + sum(formulas[("minimal", j)] * u ** j for j in range(degree))
     minimal = sp.Poly(sp.fraction(sp.cancel(sp.together(g)))[0], *params, u, domain=sp.QQ).primitive()[1].as_expr()
     values = {x: sum(formulas[(x, j)] * u ** j for j in range(degree)) for x in others}
     prove_modulo(equations, {game.symbol(x): e for x, e in values.items()}, minimal, u, params)
-    degrees = {x: max(_degree_of(formulas[(x, j)], params) for j in range(degree)) for x in others}
-    degrees[rest[k]] = max(_degree_of(formulas[("minimal", j)], params) for j in range(degree))
+    degrees = {x: max(fitted[(x, j)] for j in range(degree)) for x in others}
+    degrees[rest[k]] = max(fitted[("minimal", j)] for j in range(degree))
     return FibreFamily(case, tuple(free), values, fibres, degrees, None, rest[k], minimal)
 
 
