@@ -127,15 +127,17 @@ def _sign_possible(code, low, high):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def propagate(codes, depth, lo, hi, data):  # pragma: no cover - compiled
-    """``CaseSearch.propagate`` for the case ``codes[:depth]``: False for a sound cut, else the box
-    ``lo``/``hi`` contracted in place."""
+def propagate(sel, codes, depth, lo, hi, data):  # pragma: no cover - compiled
+    """``CaseSearch.propagate`` for the conditions ``sel[:depth]`` with the choices ``codes[:depth]`` (``sel`` is
+    ``0, 1, 2, ...`` for a prefix of the search order): False for a sound cut, else the box ``lo``/``hi``
+    contracted in place."""
     (coef, poly_start, slot_start, slots, factor_start, factor_index, factor_exp, conditions, linear_start,
      linear_slot, linear_a, linear_b) = data
     for _ in range(ROUNDS):
         changed = False
-        for y in range(depth):
-            code = codes[y]
+        for j in range(depth):
+            y = sel[j]
+            code = codes[j]
             low, high = _bounds(conditions[y], lo, hi, coef, poly_start, slot_start, slots, factor_start,
                                 factor_index, factor_exp)
             if not _sign_possible(code, low, high):
@@ -192,9 +194,29 @@ def _value_range(code):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def run(lo0, hi0, leaders, n, prefix, data):  # pragma: no cover - compiled
-    """``CaseSearch.run``: the surviving cases (rows of choice codes, depth-first order), nodes and cuts."""
+def _excluded(depth, code, codes, cuts):  # pragma: no cover - compiled
+    """Whether choosing ``code`` at ``depth`` after ``codes[:depth]`` completes a learned nogood. ``cuts`` =
+    ``(start, item_start, item_depth, item_code)``: the nogoods ending at ``(depth, code)`` are
+    ``start[6 * depth + code]`` up to ``start[6 * depth + code + 1]``; nogood ``g``'s other choices are the
+    items ``item_start[g]`` up to ``item_start[g + 1]``."""
+    start, item_start, item_depth, item_code = cuts
+    for g in range(start[6 * depth + code], start[6 * depth + code + 1]):
+        hit = True
+        for i in range(item_start[g], item_start[g + 1]):
+            if codes[item_depth[i]] != item_code[i]:
+                hit = False
+                break
+        if hit:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def run(lo0, hi0, leaders, n, prefix, data, cuts):  # pragma: no cover - compiled
+    """``CaseSearch.run``: the surviving cases (rows of choice codes, depth-first order), nodes and cuts.
+    ``cuts``: the learned nogoods (:func:`_excluded`)."""
     slots = lo0.shape[0]
+    sel = np.arange(n)
     lo_at = np.empty((n + 1, slots))
     hi_at = np.empty((n + 1, slots))
     lo_at[0] = lo0
@@ -233,8 +255,11 @@ def run(lo0, hi0, leaders, n, prefix, data):  # pragma: no cover - compiled
         v_lo, v_hi = _value_range(code)
         lo[depth] = lo[depth] if lo[depth] >= v_lo else v_lo
         hi[depth] = hi[depth] if hi[depth] <= v_hi else v_hi
+        if _excluded(depth, code, codes, cuts):
+            pruned += 1
+            continue
         codes[depth] = code
-        if lo[depth] <= hi[depth] and propagate(codes, depth + 1, lo, hi, data):
+        if lo[depth] <= hi[depth] and propagate(sel, codes, depth + 1, lo, hi, data):
             lo_at[depth + 1] = lo
             hi_at[depth + 1] = hi
             next_choice[depth + 1] = 0
@@ -245,8 +270,9 @@ def run(lo0, hi0, leaders, n, prefix, data):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def refute(lo0, hi0, codes, max_boxes, data):  # pragma: no cover - compiled
-    """``CaseSearch.refute``: True when bisection cuts every sub-box of the case ``codes``."""
+def refute(lo0, hi0, sel, codes, max_boxes, data):  # pragma: no cover - compiled
+    """``CaseSearch.refute``: True when bisection cuts every sub-box of the conditions ``sel`` with the choices
+    ``codes`` (the box already fixed to their values)."""
     slots = lo0.shape[0]
     depth = codes.shape[0]
     capacity = 64
@@ -265,7 +291,7 @@ def refute(lo0, hi0, codes, max_boxes, data):  # pragma: no cover - compiled
         boxes += 1
         if boxes > max_boxes:
             return False
-        if not propagate(codes, depth, lo, hi, data):
+        if not propagate(sel, codes, depth, lo, hi, data):
             continue
         k = 0
         widest = hi[0] - lo[0]
@@ -292,3 +318,59 @@ def refute(lo0, hi0, codes, max_boxes, data):  # pragma: no cover - compiled
         stack_hi[top + 1, k] = mid
         top += 2
     return True
+
+
+@njit(cache=True, nogil=True)
+def knuth(lo0, hi0, leaders, n, data, cuts, probes, seed):  # pragma: no cover - compiled
+    """Knuth's estimator of the search tree of :func:`run`: ``probes`` random root-to-leaf walks through the
+    surviving children (seeded). Returns per probe the estimated surviving nodes and surviving cases, and the
+    number of children tried in all."""
+    np.random.seed(seed)
+    slots = lo0.shape[0]
+    sel = np.arange(n)
+    node_estimates = np.zeros(probes)
+    leaf_estimates = np.zeros(probes)
+    codes = np.zeros(n, dtype=np.int64)
+    alive = np.zeros(3, dtype=np.int64)
+    alive_lo = np.empty((3, slots))
+    alive_hi = np.empty((3, slots))
+    lo = np.empty(slots)
+    hi = np.empty(slots)
+    cur_lo = np.empty(slots)
+    cur_hi = np.empty(slots)
+    tried = 0
+    for probe in range(probes):
+        cur_lo[:] = lo0
+        cur_hi[:] = hi0
+        weight = 1.0
+        total = 1.0
+        for depth in range(n):
+            count = 0
+            for k in range(3):
+                code = k if depth < leaders else 3 + k
+                tried += 1
+                if _excluded(depth, code, codes, cuts):
+                    continue
+                lo[:] = cur_lo
+                hi[:] = cur_hi
+                v_lo, v_hi = _value_range(code)
+                lo[depth] = lo[depth] if lo[depth] >= v_lo else v_lo
+                hi[depth] = hi[depth] if hi[depth] <= v_hi else v_hi
+                codes[depth] = code
+                if lo[depth] <= hi[depth] and propagate(sel, codes, depth + 1, lo, hi, data):
+                    alive[count] = code
+                    alive_lo[count] = lo
+                    alive_hi[count] = hi
+                    count += 1
+            if count == 0:
+                break
+            weight *= count
+            total += weight
+            pick = np.random.randint(0, count)
+            codes[depth] = alive[pick]
+            cur_lo[:] = alive_lo[pick]
+            cur_hi[:] = alive_hi[pick]
+            if depth == n - 1:
+                leaf_estimates[probe] = weight
+        node_estimates[probe] = total
+    return node_estimates, leaf_estimates, tried

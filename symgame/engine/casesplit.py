@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import sympy as sp
@@ -46,6 +46,10 @@ MAX_STRUCTURE_SEARCH = 16
 _ROUND = 1e-9
 CONTRACTION_ROUNDS = 4
 CONTRACTION_GAIN = 1e-3
+#: boxes of bisection per single choice or pair tried by :meth:`CaseSearch.learn_nogoods`
+NOGOOD_BOXES = 64
+#: choice letters in the order of the compiled kernel's codes
+CHOICE_CODES = "LUI-+0"
 
 
 @dataclass(frozen=True)
@@ -267,6 +271,54 @@ class SearchTask:
 
 
 @dataclass(frozen=True)
+class Nogoods:
+    """Sets of choices that no point of a piece satisfies together, each proved by bisection
+    (:meth:`CaseSearch.learn_nogoods`, :meth:`CaseSearch.learn_from_case`).
+
+    Attributes
+    ----------
+    piece_index : int
+    cuts : tuple of tuples of (variable, choice)
+        Each a nogood, its choices in the search order.
+    """
+
+    piece_index: int
+    cuts: tuple[tuple[tuple[str, str], ...], ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.cuts)
+
+    @cached_property
+    def by_last(self) -> dict[tuple[str, str], tuple[tuple[tuple[str, str], ...], ...]]:
+        """The nogoods by their last choice in the search order (the rest of each)."""
+        out: dict[tuple[str, str], list[tuple[tuple[str, str], ...]]] = {}
+        for cut in self.cuts:
+            out.setdefault(cut[-1], []).append(cut[:-1])
+        return {k: tuple(v) for k, v in out.items()}
+
+
+@dataclass(frozen=True)
+class TreeEstimate:
+    """Knuth's estimate of a search tree (:meth:`CaseSearch.estimate`).
+
+    Attributes
+    ----------
+    nodes : float
+        Estimated surviving nodes (the root included).
+    cases : float
+        Estimated surviving cases (leaves at full depth).
+    tried : int
+        Children the probes tried (each one propagation).
+    probes : int
+    """
+
+    nodes: float
+    cases: float
+    tried: int
+    probes: int
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """Surviving cases of one task and how many nodes were visited and cut."""
 
@@ -293,6 +345,9 @@ class CaseSearch:
         self.pieces = list(pieces)
         order = structure.order
         self.slot = {x: k for k, x in enumerate(order)}
+        #: learned nogoods per piece index (:meth:`learn_nogoods`); none by default
+        self.nogoods: dict[int, Nogoods] = {}
+        self._tables: dict[int, tuple] = {}
         gens = [game.symbol(x) for x in order] + [game.symbol(game.parameter_names[0])]
         self.polys = {x: sp.Poly(game.derivatives[x].as_expr(), *gens, domain="QQ") for x in order}
         self.compiled = []
@@ -361,12 +416,16 @@ class CaseSearch:
         cut); otherwise narrows ``lo``/``hi`` in place (HC4-style revise on
         every slot in which a condition is linear) and returns True.
         """
+        return self._propagate(piece_index, list(zip(self.structure.order, case)), lo, hi)
+
+    def _propagate(self, piece_index: int, assignment: Sequence[tuple[str, str]], lo: list[float],
+                   hi: list[float]) -> bool:
+        """:meth:`propagate` for the conditions of any variables, ``(variable, choice)`` in that order."""
         compiled = self.compiled[piece_index]
         parts = self.linear_parts[piece_index]
-        active = self.structure.order[: len(case)]
         for _ in range(CONTRACTION_ROUNDS):
             changed = False
-            for y, c in zip(active, case):
+            for y, c in assignment:
                 low, high = compiled[y].bounds(lo, hi)
                 if not _sign_possible(c, low, high):
                     return False
@@ -397,20 +456,44 @@ class CaseSearch:
         False when the budget of ``max_boxes`` boxes runs out or a box
         narrower than 1e-6 survives.
         """
+        return self.refute_partial(piece_index, dict(zip(self.structure.order, case)), max_boxes)
+
+    def refute_partial(self, piece_index: int, assignment: Mapping[str, str], max_boxes: int = 4000) -> bool:
+        """:meth:`refute` for the choices of some variables only (the others range over ``[0, 1]``).
+
+        Parameters
+        ----------
+        piece_index : int
+        assignment : mapping of variable to choice letter
+        max_boxes : int
+            The bisection's budget.
+
+        Returns
+        -------
+        bool
+            True proves that no case containing these choices has a point on the piece (a nogood,
+            :meth:`learn_nogoods`); False decides nothing.
+        """
+        order = self.structure.order
+        pairs = sorted(((self.slot[x], c) for x, c in assignment.items()))
+        lo, hi = self.box(self.pieces[piece_index])
+        for k, c in pairs:
+            lo[k], hi[k] = _value_range(c)
         compiled = self._kernel if self.use_compiled else None
         if compiled is not None:
             kernel, data = compiled
-            lo, hi = self.case_box(piece_index, case)
-            codes = np.array([kernel.CODES[c] for c in case], dtype=np.int64)
-            return bool(kernel.refute(np.array(lo), np.array(hi), codes, max_boxes, data[piece_index]))
-        stack = [self.case_box(piece_index, case)]
+            sel = np.array([k for k, _ in pairs], dtype=np.int64)
+            codes = np.array([kernel.CODES[c] for _, c in pairs], dtype=np.int64)
+            return bool(kernel.refute(np.array(lo), np.array(hi), sel, codes, max_boxes, data[piece_index]))
+        named = [(order[k], c) for k, c in pairs]
+        stack = [(lo, hi)]
         boxes = 0
         while stack:
             lo, hi = stack.pop()
             boxes += 1
             if boxes > max_boxes:
                 return False
-            if not self.propagate(piece_index, case, lo, hi):
+            if not self._propagate(piece_index, named, lo, hi):
                 continue
             widths = [h - l for l, h in zip(lo, hi)]
             k = max(range(len(widths)), key=widths.__getitem__)
@@ -423,6 +506,149 @@ class CaseSearch:
             stack.append((lo[:], left_hi))
         return True
 
+    def learn_nogoods(self, piece_index: int, max_boxes: int = NOGOOD_BOXES) -> Nogoods:
+        """Learn the single choices and the pairs of choices of one piece that bisection refutes.
+
+        Every single choice, then every pair of choices of two variables (neither a nogood alone), is
+        refuted by bisection (:meth:`refute_partial`) with the other variables free in ``[0, 1]``; a
+        refuted one is a nogood: a proof that no case containing it has a point on the piece. Every later
+        :meth:`run` on the piece cuts a branch as soon as its choices contain a nogood.
+
+        Parameters
+        ----------
+        piece_index : int
+        max_boxes : int
+            The bisection's budget per single choice or pair.
+
+        Returns
+        -------
+        Nogoods
+            All nogoods of the piece so far (those learned before included).
+        """
+        order = self.structure.order
+        cuts: list[tuple[tuple[str, str], ...]] = []
+        for x in order:
+            for c in self.choices(x):
+                if self.refute_partial(piece_index, {x: c}, max_boxes):
+                    cuts.append(((x, c),))
+        excluded = {cut[0] for cut in cuts}
+        for i, x in enumerate(order):
+            for y in order[i + 1:]:
+                for c in self.choices(x):
+                    for d in self.choices(y):
+                        if (x, c) not in excluded and (y, d) not in excluded and \
+                                self.refute_partial(piece_index, {x: c, y: d}, max_boxes):
+                            cuts.append(((x, c), (y, d)))
+        return self._add_nogoods(piece_index, cuts)
+
+    def learn_from_case(self, piece_index: int, case: str, max_boxes: int = NOGOOD_BOXES) -> tuple | None:
+        """Refute a surviving ``case`` by bisection and learn why: its smallest refuted core.
+
+        Returns ``None`` when bisection does not refute ``case`` within ``max_boxes`` boxes. Otherwise the
+        choices of ``case`` are dropped one at a time, from the last, as long as the rest is still refuted
+        (:meth:`refute_partial`); what remains is a nogood (every case that contains it is infeasible on
+        the piece, proved), added to the piece's nogoods and returned. This is clause learning in the
+        manner of a SAT solver's, with bisection as the refutation: one refuted case cuts every branch of
+        the search that shares its core.
+
+        Parameters
+        ----------
+        piece_index : int
+        case : str
+            A case (or a prefix of one) in the search order.
+        max_boxes : int
+            The bisection's budget per refutation.
+
+        Returns
+        -------
+        tuple of (variable, choice) or None
+            The core learned, in the search order.
+        """
+        order = self.structure.order
+        core = dict(zip(order, case))
+        if not self.refute_partial(piece_index, core, max_boxes):
+            return None
+        for x in reversed(order[: len(case)]):
+            trial = {y: c for y, c in core.items() if y != x}
+            if trial and self.refute_partial(piece_index, trial, max_boxes):
+                core = trial
+        cut = tuple((x, core[x]) for x in order if x in core)
+        self._add_nogoods(piece_index, [cut])
+        return cut
+
+    def _add_nogoods(self, piece_index: int, cuts: Iterable[tuple[tuple[str, str], ...]]) -> Nogoods:
+        known = self.nogoods.get(piece_index, Nogoods(piece_index))
+        new = tuple(dict.fromkeys(known.cuts + tuple(cuts)))
+        self.nogoods[piece_index] = Nogoods(piece_index, new)
+        self._tables.pop(piece_index, None)
+        return self.nogoods[piece_index]
+
+    def nogood_tables(self, piece_index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The nogoods of a piece as the compiled kernel's arrays (``_search_kernel._excluded``)."""
+        if piece_index in self._tables:
+            return self._tables[piece_index]
+        n = len(self.structure.order)
+        learned = self.nogoods.get(piece_index, Nogoods(piece_index))
+        ending: list[list[tuple[tuple[str, str], ...]]] = [[] for _ in range(6 * n)]
+        for cut in learned.cuts:
+            x, c = cut[-1]
+            ending[6 * self.slot[x] + CHOICE_CODES.index(c)].append(cut[:-1])
+        start, item_start = [0], [0]
+        item_depth: list[int] = []
+        item_code: list[int] = []
+        for rest in ending:
+            for items in rest:
+                item_depth.extend(self.slot[y] for y, _ in items)
+                item_code.extend(CHOICE_CODES.index(d) for _, d in items)
+                item_start.append(len(item_depth))
+            start.append(len(item_start) - 1)
+        tables = tuple(np.array(v, dtype=np.int64) for v in (start, item_start, item_depth, item_code))
+        self._tables[piece_index] = tables
+        return tables  # type: ignore[return-value]
+
+    def _excluded(self, piece_index: int, choice: Sequence[str]) -> bool:
+        """Whether the last of ``choice`` (a prefix of the search order) completes a learned nogood."""
+        learned = self.nogoods.get(piece_index)
+        if learned is None:
+            return False
+        order = self.structure.order
+        rests = learned.by_last.get((order[len(choice) - 1], choice[-1]), ())
+        return any(all(choice[self.slot[y]] == d for y, d in rest) for rest in rests)
+
+    def estimate(self, piece_index: int, probes: int = 1000, seed: int = 17) -> TreeEstimate:
+        """Knuth's estimate of the size of the search on one piece, with the learned nogoods.
+
+        D. E. Knuth, "Estimating the efficiency of backtrack programs", Mathematics of Computation
+        29(129), 121-136 (1975): each probe walks from the root to a leaf (or a dead end) through a
+        uniformly drawn surviving child; the products of the numbers of surviving children met are
+        unbiased estimates of the number of surviving nodes and of surviving cases.
+
+        Parameters
+        ----------
+        piece_index : int
+        probes : int
+            Random walks (their mean is the estimate).
+        seed : int
+            The walks' seed: the same seed gives the same estimate.
+
+        Returns
+        -------
+        TreeEstimate
+
+        Raises
+        ------
+        ValueError
+            Without the compiled search (Numba), which the estimate needs to be affordable.
+        """
+        if not self.compiled_search:
+            raise ValueError("the tree estimate needs the compiled search (Numba)")
+        kernel, data = self._kernel
+        lo, hi = self.box(self.pieces[piece_index])
+        nodes, cases, tried = kernel.knuth(np.array(lo), np.array(hi), len(self.structure.leaders),
+                                           len(self.structure.order), data[piece_index],
+                                           self.nogood_tables(piece_index), probes, seed)
+        return TreeEstimate(float(nodes.mean()), float(cases.mean()), int(tried), probes)
+
     def run(self, task: SearchTask) -> SearchResult:
         """Enumerate the cases under ``task`` that survive interval pruning."""
         lo, hi = self.box(self.pieces[task.piece_index])
@@ -431,7 +657,8 @@ class CaseSearch:
             kernel, data = compiled
             prefix = np.array([kernel.CODES[c] for c in task.prefix], dtype=np.int64)
             found, nodes, pruned = kernel.run(np.array(lo), np.array(hi), len(self.structure.leaders),
-                                              len(self.structure.order), prefix, data[task.piece_index])
+                                              len(self.structure.order), prefix, data[task.piece_index],
+                                              self.nogood_tables(task.piece_index))
             cases = tuple("".join(kernel.LETTERS[int(c)] for c in row) for row in found)
             return SearchResult(task, cases, int(nodes), int(pruned))
         order = self.structure.order
@@ -453,7 +680,9 @@ class CaseSearch:
                 value = _value_range(c)
                 lo[depth], hi[depth] = max(lo[depth], value[0]), min(hi[depth], value[1])
                 choice.append(c)
-                if lo[depth] <= hi[depth] and self.propagate(task.piece_index, "".join(choice), lo, hi):
+                if self._excluded(task.piece_index, choice):
+                    counters[1] += 1
+                elif lo[depth] <= hi[depth] and self.propagate(task.piece_index, "".join(choice), lo, hi):
                     visit(depth + 1)
                 else:
                     counters[1] += 1
