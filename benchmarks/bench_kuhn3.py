@@ -1,7 +1,7 @@
 """Three-player Kuhn poker (4 cards, every card active): how far the case search reaches (issue 17).
 
 Run: python3 benchmarks/bench_kuhn3.py [--budget SECONDS] [--probes N] [--compiled-rate] [--dominance]
-     python3 benchmarks/bench_kuhn3.py --pruning [--probes N] [--prefix M] [--subtrees S] [--learn N]
+     python3 benchmarks/bench_kuhn3.py --pruning
 
 The game is built from the rules (:mod:`symgame.games.kuhn3`, 48 information sets).  Billingham's
 simplified game (arXiv:1707.01392) is this game with 37 of them fixed; the levels below free them
@@ -27,21 +27,9 @@ weakly dominated: fixing it keeps every equilibrium up to play at information se
 reached (``g_x`` vanishes there) -- Billingham's restrictions are of this kind.  Check: freeing the trivial
 "an ace calls" frequencies, this finds them again.
 
-``--pruning`` (issue 41 item 2): the exhaustive search of the study's game (26 free frequencies after the
-dominance for every P >= 2, ``outputs/kuhn3``) on every piece of P >= 2 the atlas searches ([2, 3], ...,
-[9, 10], [10, oo)), projected after each pruning step by Knuth's estimate (compiled, ``--probes`` seeded walks
-per piece, :meth:`symgame.engine.casesplit.CaseSearch.estimate`):
-
-0. the search as it is;
-1. dominance proved piece by piece (z3 on the box with P in the piece; also the two frequencies the study
-   declares open), iterated;
-2. nogoods learned in advance: every single choice and pair of choices bisection refutes with the other
-   frequencies free (:meth:`~symgame.engine.casesplit.CaseSearch.learn_nogoods`);
-3. cores learned from refuted cases (:meth:`~symgame.engine.casesplit.CaseSearch.learn_from_case`), measured
-   on ``--subtrees`` subtrees per piece (the first ``--prefix`` choices drawn by a seeded walk through
-   surviving children): each subtree's survivors with the nogoods of step 2, how many of them the cores
-   learned in the piece's earlier subtrees cut, the cores learned from the first ``--learn`` of the rest
-   (bisection), those no bisection refutes, and the subtree's nodes and survivors with every core learned.
+``--pruning`` (issue 41 item 2): the exhaustive search of the study's game for every P >= 2 after each pruning step,
+the counts of the study's part :mod:`derivations.szafron2013.kuhn3_search` (its docstring lists the steps), timed,
+and projected with the cost per child tried of the compiled search.
 """
 from __future__ import annotations
 
@@ -244,120 +232,48 @@ def dominance(pot: str, timeout_ms: int = 20_000) -> dict[str, int]:
     return fixed
 
 
-def _walk(search: CaseSearch, piece: int, depth: int, seed: int) -> str:
-    """A prefix of ``depth`` choices drawn through surviving children (seeded; a walk that dies is drawn again)."""
-    rng = random.Random(seed)
-    while True:
-        prefix = _walk_once(search, piece, depth, rng)
-        if prefix is not None:
-            return prefix
-
-
-def _walk_once(search: CaseSearch, piece: int, depth: int, rng: random.Random) -> str | None:
-    lo, hi = search.box(search.pieces[piece])
-    choice: list[str] = []
-    for d in range(depth):
-        alive = []
-        for c in search.choices(search.structure.order[d]):
-            trial_lo, trial_hi = lo[:], hi[:]
-            value = _value_range(c)
-            trial_lo[d], trial_hi[d] = max(trial_lo[d], value[0]), min(trial_hi[d], value[1])
-            if trial_lo[d] <= trial_hi[d] and search.propagate(piece, "".join(choice + [c]), trial_lo, trial_hi):
-                alive.append((c, trial_lo, trial_hi))
-        if not alive:
-            return None
-        c, lo, hi = rng.choice(alive)
-        choice.append(c)
-    return "".join(choice)
-
-
-def pruning(probes: int, prefix: int, subtrees: int, learn: int) -> None:
-    """The projection of the exhaustive search of the study's game after each pruning step (module docstring)."""
-    import dataclasses
+def pruning() -> None:
+    """The projection of the exhaustive search of the study's game after each pruning step (module docstring):
+    the counts of the study's own part (:func:`derivations.szafron2013.kuhn3_search.compute_search`), timed, and
+    the cost per child tried measured on the estimate of each piece."""
     import json
     from pathlib import Path
 
-    from symgame.engine.casesplit import SearchTask, parameter_pieces
-    from symgame.engine.polydominance import weakly_dominated
-    from symgame.model.parameters import parse_domain
+    from derivations.szafron2013.kuhn3_search import PROBES, SEED, _search, compute_search
 
-    study = json.loads(Path("outputs/kuhn3/study_cache.json").read_text())["kuhn3"]["data"]["dominance"]
-    game = kuhn3.build_game(4, study["fixed"])
-    structure = detect_structure(game)
-    pieces = parameter_pieces(game)
-    search = CaseSearch(game, structure, pieces)
+    data = json.loads(Path("outputs/kuhn3/study_cache.json").read_text())["kuhn3"]["data"]
+    game, search = _search(data)
     search.estimate(0, 1)                                      # load the kernels before timing
-    print(f"study's game: {len(game.variables)} free ({len(structure.leaders)} leaders, "
-          f"{len(structure.responders)} responders), raw cases 3^{len(game.variables)} = {3 ** len(game.variables):.2e}"
-          f" per piece; Knuth: {probes} probes per piece; subtrees below {prefix} drawn choices")
-    print("piece | step 0: nodes, cases | step 1: fixed by dominance on the piece (s) | "
-          "step 2: nogoods (single, pairs), nodes, cases | step 3: per subtree (s)")
-    totals = {"nodes0": 0.0, "cases0": 0.0, "nodes2": 0.0, "cases2": 0.0, "survivors": 0, "left": 0}
-    rates = []
-    for k, piece in enumerate(pieces):
-        start = time.perf_counter()
-        base = search.estimate(k, probes)
-        rates.append((time.perf_counter() - start) / base.tried)
-        domain = parse_domain("P", f"[{piece.lower}, oo)" if piece.tail else f"[{piece.lower}, {piece.upper}]")
-        start = time.perf_counter()
-        dominated = weakly_dominated(dataclasses.replace(game, parameters=(domain,)), timeout_ms=20_000)
-        seconds = time.perf_counter() - start
-        if dominated.fixed:      # not met on kuhn3 (2026-11-27); the steps below would then need the smaller game
-            print(f"  {piece.label}: dominance on the piece fixes {dominated.fixed}: not followed further here")
-        learned = search.learn_nogoods(k)
-        single = sum(len(c) == 1 for c in learned.cuts)
-        after = search.estimate(k, probes)
-        step3 = []
-        start = time.perf_counter()
-        for j in range(subtrees):
-            task = SearchTask(k, _walk(search, k, prefix, seed=100 * j + k))
-            with_earlier = search.run(task)          # with the cores of this piece's earlier subtrees
-            search.nogoods[k], saved = learned, search.nogoods[k]
-            search._tables.pop(k, None)
-            plain = search.run(task)                 # with the nogoods of step 2 only
-            search.nogoods[k] = saved
-            search._tables.pop(k, None)
-            cores = left = 0
-            for case in with_earlier.survivors[:learn]:
-                if search._excluded(k, case):
-                    continue                             # cut by a core learned in this subtree already
-                if search.learn_from_case(k, case) is None:
-                    left += 1
-                else:
-                    cores += 1
-            again = search.run(task)
-            tried = min(learn, len(with_earlier.survivors))
-            totals["survivors"] += tried
-            totals["left"] += left
-            step3.append(f"{task.prefix}: {plain.nodes:,} nodes, {len(plain.survivors):,} survivors; "
-                         f"{len(plain.survivors) - len(with_earlier.survivors):,} cut by earlier cores; of the first "
-                         f"{tried:,} left, {cores:,} give cores, {left:,} not refuted; {again.nodes:,} nodes and "
-                         f"{len(again.survivors):,} survivors after")
-        totals["nodes0"] += base.nodes
-        totals["cases0"] += base.cases
-        totals["nodes2"] += after.nodes
-        totals["cases2"] += after.cases
-        print(f"{piece.label} | {base.nodes:.2e}, {base.cases:.2e} | {len(dominated.fixed)} ({seconds:.0f} s; "
-              f"undecided {len(dominated.undecided)}) | {single}, {len(learned) - single}; {after.nodes:.2e}, "
-              f"{after.cases:.2e} | {' / '.join(step3)} ({time.perf_counter() - start:.0f} s)", flush=True)
-    share = totals["left"] / max(totals["survivors"], 1)
-    per_child = statistics.fmean(rates)
-    projected = totals["nodes2"] * 3 * per_child
-    print(f"all pieces: step 0 {totals['nodes0']:.2e} nodes, {totals['cases0']:.2e} cases; step 2 "
-          f"{totals['nodes2']:.2e} nodes, {totals['cases2']:.2e} cases; step 3 on the subtrees: "
-          f"{totals['left']:,} of {totals['survivors']:,} survivors tried not refuted by bisection ({share:.1%})")
+    start = time.perf_counter()
+    tried = sum(search.estimate(k, PROBES, SEED).tried for k in range(len(search.pieces)))
+    per_child = (time.perf_counter() - start) / tried
+    start = time.perf_counter()
+    measured = compute_search(data)
+    seconds = time.perf_counter() - start
+    print(f"study's game: {measured['free']} free, raw cases {measured['raw_cases_per_piece']:.2e} per piece; Knuth: "
+          f"{PROBES} probes per piece; subtrees below {measured['prefix']} drawn choices ({seconds:.0f} s in all)")
+    print("piece | nodes, cases | fixed by dominance on the piece | nogoods in advance (single, pairs) | "
+          "per subtree: nodes, survivors, cut by earlier cores, tried, cores, not refuted, nodes and survivors after")
+    for p in measured["pieces"]:
+        subtrees = " / ".join(f"{s['prefix']}: {s['nodes']:,}, {s['survivors']:,}, {s['cut_by_earlier_cores']:,}, "
+                              f"{s['tried']:,}, {s['cores']:,}, {s['not_refuted']:,}, {s['nodes_after']:,}, "
+                              f"{s['survivors_after']:,}" for s in p["subtrees"])
+        print(f"{p['piece']} | {p['nodes']:.2e}, {p['cases']:.2e} | {len(p['dominance_fixed'])} | "
+              f"{p['nogoods_single']}, {p['nogoods_pairs']} | {subtrees}", flush=True)
+    total = measured["total"]
+    projected = total["nodes_with_nogoods"] * 3 * per_child
+    print(f"all pieces: {total['nodes']:.2e} nodes, {total['cases']:.2e} cases; with the nogoods "
+          f"{total['nodes_with_nogoods']:.2e}, {total['cases_with_nogoods']:.2e}; {total['not_refuted']:,} of "
+          f"{total['tried']:,} survivors tried not refuted by bisection")
     print(f"projected: the search {_duration(projected)} on 1 core ({per_child * 1e6:.1f} us per child), "
-          f"{_duration(projected / CLUSTER)} on {CLUSTER}; {totals['cases2'] * share:.2e} cases left for the exact "
+          f"{_duration(projected / CLUSTER)} on {CLUSTER}; {total['cases_left']:.2e} cases left for the exact "
           f"treatment (z3, then solving)")
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
     if "--pruning" in args:
-        pruning(int(args[args.index("--probes") + 1]) if "--probes" in args else 2000,
-                int(args[args.index("--prefix") + 1]) if "--prefix" in args else 14,
-                int(args[args.index("--subtrees") + 1]) if "--subtrees" in args else 2,
-                int(args[args.index("--learn") + 1]) if "--learn" in args else 300)
+        pruning()
         sys.exit(0)
     if "--dominance" in args:
         probes = int(args[args.index("--probes") + 1]) if "--probes" in args else 200

@@ -606,8 +606,45 @@ class CaseSearch:
         self._tables[piece_index] = tables
         return tables  # type: ignore[return-value]
 
-    def _excluded(self, piece_index: int, choice: Sequence[str]) -> bool:
-        """Whether the last of ``choice`` (a prefix of the search order) completes a learned nogood."""
+    def set_nogoods(self, piece_index: int, nogoods: Nogoods) -> None:
+        """Replace the learned nogoods of a piece (for instance by an earlier :class:`Nogoods` of it).
+
+        Parameters
+        ----------
+        piece_index : int
+        nogoods : Nogoods
+        """
+        self.nogoods[piece_index] = nogoods
+        self._tables.pop(piece_index, None)
+
+    def contains_nogood(self, piece_index: int, case: Sequence[str]) -> bool:
+        """Whether a case (or a prefix of one, in the search order) contains a learned nogood of the piece: the
+        search would cut it.
+
+        Parameters
+        ----------
+        piece_index : int
+        case : str or sequence of choice letters
+
+        Returns
+        -------
+        bool
+        """
+        return any(self.excluded(piece_index, case[: d + 1]) for d in range(len(case)))
+
+    def excluded(self, piece_index: int, choice: Sequence[str]) -> bool:
+        """Whether the last of ``choice`` (a case or a prefix of one, in the search order) completes a learned
+        nogood of the piece.
+
+        Parameters
+        ----------
+        piece_index : int
+        choice : str or sequence of choice letters
+
+        Returns
+        -------
+        bool
+        """
         learned = self.nogoods.get(piece_index)
         if learned is None:
             return False
@@ -680,7 +717,7 @@ class CaseSearch:
                 value = _value_range(c)
                 lo[depth], hi[depth] = max(lo[depth], value[0]), min(hi[depth], value[1])
                 choice.append(c)
-                if self._excluded(task.piece_index, choice):
+                if self.excluded(task.piece_index, choice):
                     counters[1] += 1
                 elif lo[depth] <= hi[depth] and self.propagate(task.piece_index, "".join(choice), lo, hi):
                     visit(depth + 1)

@@ -188,3 +188,22 @@ def test_committed_dynamics_outputs_are_fresh(billingham_analysis, billingham_st
     write_dynamics_outputs(tmp_path, billingham_analysis, plots=False, stability=billingham_stability)
     for name in DYNAMICS_TEXT:
         assert (tmp_path / name).read_bytes() == (root / name).read_bytes(), f"{root / name} is stale"
+
+
+def test_a_stored_long_run_is_accepted_within_the_processors_rounding_only():
+    """The dynamics cache's re-check: another processor's last-bit rounding (measured: the section spread at
+    P = 4.05 0.80454 against 0.80523) passes; another classification, absorption, spectrum or a number beyond
+    the tolerance does not."""
+    from derivations.billingham2017.dynamics_numeric import _same_run
+
+    root = Path(__file__).resolve().parents[2] / "outputs" / "billingham" / "dynamics"
+    grid = json.loads((root / "study_cache.json").read_text())["numeric"]["data"]["grid"]
+    stored = next(g for g in grid if g["P"] == 4.05)
+    assert _same_run(stored, dict(stored))
+    assert _same_run(stored, dict(stored, section_spread=0.80523, profit_rates=[-0.049838, 0.001308, 0.048531]))
+    assert not _same_run(stored, dict(stored, kind="chaotic"))
+    assert not _same_run(stored, dict(stored, frequencies=stored["frequencies"][:2]))
+    assert not _same_run(stored, dict(stored, section_spread=stored["section_spread"] + 0.05))
+    assert not _same_run(stored, dict(stored, profit_rates=[stored["profit_rates"][0] + 1e-3] + stored["profit_rates"][1:]))
+    assert not _same_run(stored, dict(stored, lyapunov=None))
+    assert not _same_run(dict(stored, extra=1), dict(stored))

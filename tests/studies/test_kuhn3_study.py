@@ -304,3 +304,27 @@ def test_the_cubic_cases_are_proved_as_algebraic_families_and_reported(data):
     for case in ("LIILILLIILULLILLIIIIIL00-0", "LLILILLIILULLILLIIIIIL00-0"):
         assert not fibres[case]["components"]
         assert any("proved as an algebraic family" in reason for reason in fibres[case]["not_solved"]), fibres[case]
+
+
+def test_the_exhaustive_search_measurement_is_current_and_rechecked(data, tmp_path):
+    """The committed measurement of the exhaustive search is cached under the current code, passes its re-check
+    (the first piece's seeded estimate computed again), and a forged estimate is refused in one line."""
+    from derivations.szafron2013.kuhn3_search import PART, check_search, search_measurement
+    from symgame.errors import StoreError
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("derivations.szafron2013.kuhn3_search.compute_search",
+                   lambda data: pytest.fail("the kuhn3 search measurement is stale: run `symgame derive kuhn3`"))
+        measured = search_measurement(KUHN3, data)
+    check_search(data, measured)
+    total = measured["total"]
+    assert total["nodes"] > 1e11 and total["not_refuted"] > 0        # out of reach, as the summary says
+    forged = json.loads(json.dumps(measured))
+    forged["pieces"][0]["nodes"] *= 0.5
+    with pytest.raises(StoreError, match="estimate of piece"):
+        check_search(data, forged)
+    stored = json.loads((KUHN3 / CACHE_FILE).read_text())
+    stored[PART]["data"]["pieces"][0]["cases"] *= 2
+    (tmp_path / CACHE_FILE).write_text(json.dumps(stored))
+    with pytest.raises(StoreError, match="estimate of piece"):
+        search_measurement(tmp_path, data)

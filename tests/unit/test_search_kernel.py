@@ -113,6 +113,10 @@ def test_billinghams_learned_cores_keep_every_case_of_his_families_and_the_tree_
     for r in plain:
         _learned(search, r.task.piece_index, r.survivors)
     learned = [search.run(t) for t in tasks]
+    for before, after in zip(plain, learned):         # the search cuts exactly the cases holding a nogood
+        k = before.task.piece_index
+        assert all(search.contains_nogood(k, c) for c in set(before.survivors) - set(after.survivors))
+        assert not any(search.contains_nogood(k, c) for c in after.survivors)
     kept = {c for r in learned for c in r.survivors}
     assert families <= kept
     assert len(kept) <= len({c for r in plain for c in r.survivors}) - 200      # 1,641 of 1,889 measured
