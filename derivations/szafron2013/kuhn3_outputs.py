@@ -81,8 +81,16 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
         "- fixed to 1 (always): " + ", ".join(x for x, v in dom["fixed"].items() if v == 1),
     ]
     if dom["undecided"]:
-        lines.append("- not tried, declared open (z3 decided neither sign within 20 s in a measurement; left free): "
-                     + ", ".join(dom["undecided"]))
+        lines.append("- not tried in the pass, declared open (z3 decided neither sign within 20 s in a measurement on "
+                     "the larger games of its first rounds; left free): " + ", ".join(dom["undecided"]))
+        decided = [x for x in dom["undecided"] if all(search["not_dominated"].get(x, {}).get(s) for s in "+-")]
+        if decided:
+            lines.append(f"- decided since, in the game the pass ends with: {', '.join(decided)} not dominated (z3 "
+                         "finds exact points where each derivative is positive and where it is negative, re-checked "
+                         "exactly when the study is read; so no round of the pass could have fixed them, and the "
+                         "pass is complete). " + "; ".join(
+                             f"{x}: > 0 at {_witness_text(search['not_dominated'][x]['+'])}, < 0 at "
+                             f"{_witness_text(search['not_dominated'][x]['-'])}" for x in decided))
     lines += [
         "",
         "## Discovery",
@@ -209,6 +217,12 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     lines += _search_lines(search)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _witness_text(point: dict[str, str]) -> str:
+    """A sign witness: the parameter, then the frequencies that are not 0."""
+    shown = [f"P = {point['P']}"] + [f"{x} = {v}" for x, v in sorted(point.items()) if x != "P" and v != "0"]
+    return "(" + ", ".join(shown) + ")"
 
 
 def _search_lines(search: dict[str, Any]) -> list[str]:

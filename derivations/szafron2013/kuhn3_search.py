@@ -18,6 +18,12 @@ how large that search is and what each pruning lever makes of it, with no wall-c
    survivors, how many the cores of the piece's earlier subtrees cut, and of the first :data:`LEARN` others how
    many bisection refutes (each giving a core) and how many it does not.
 
+The frequencies the study's dominance pass does not try (declared open: z3 ran past 20 s on them in the larger
+games of its first rounds) are decided here in the game it ends with: z3 finds an exact point where each one's
+derivative is positive and one where it is negative (:func:`symgame.engine.polydominance.sign_witnesses`), so
+neither is dominated, in that game or in any larger one of the pass (whose boxes contain its box as a face), and
+the dominance pass is complete.
+
 The symmetry of the deal is no lever: the players act in a fixed order with different information sets and the
 showdown depends on the order of the cards, so the game has no nontrivial automorphism.
 """
@@ -26,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +90,15 @@ def _search(data: dict[str, Any]):
 def compute_search(data: dict[str, Any]) -> dict[str, Any]:
     """Measure the exhaustive search of the study ``data``'s game (module docstring); JSON-ready, deterministic."""
     from symgame.engine.casesplit import SearchTask
-    from symgame.engine.polydominance import weakly_dominated
+    from symgame.engine.polydominance import sign_witnesses, weakly_dominated
     from symgame.model.parameters import parse_domain
 
     game, search = _search(data)
+    not_dominated = {}
+    for x in data["dominance"]["undecided"]:
+        found = sign_witnesses(game, x)
+        not_dominated[x] = {sign: None if point is None else {n: str(v) for n, v in point.items()}
+                            for sign, point in found.items()}
     pieces = []
     for k, piece in enumerate(search.pieces):
         base = search.estimate(k, PROBES, SEED)
@@ -130,6 +142,7 @@ def compute_search(data: dict[str, Any]) -> dict[str, Any]:
     left = sum(s["not_refuted"] for p in pieces for s in p["subtrees"])
     cases = math.fsum(p["cases_with_nogoods"] for p in pieces)
     return {"free": len(game.variables), "raw_cases_per_piece": 3 ** len(game.variables),
+            "not_dominated": not_dominated,
             "probes": PROBES, "seed": SEED, "prefix": PREFIX, "learn": LEARN, "pieces": pieces,
             "total": {"nodes": math.fsum(p["nodes"] for p in pieces), "cases": math.fsum(p["cases"] for p in pieces),
                       "nodes_with_nogoods": math.fsum(p["nodes_with_nogoods"] for p in pieces),
@@ -141,8 +154,9 @@ def compute_search(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_search(data: dict[str, Any], measured: dict[str, Any]) -> None:
-    """Re-verify the stored measurement before it is used: the estimate of the first piece is computed again
-    (seeded: the same numbers) and the totals are the sums of the pieces.
+    """Re-verify the stored measurement before it is used: every sign witness of a frequency not dominated (exact:
+    in the box and the domain, the derivative of that sign there), the estimate of the first piece computed again
+    (seeded: the same numbers), and the totals the sums of the pieces.
 
     Raises
     ------
@@ -153,7 +167,11 @@ def check_search(data: dict[str, Any], measured: dict[str, Any]) -> None:
 
     where = f"{CACHE_FILE}: {PART}"
     try:
-        _, search = _search(data)
+        game, search = _search(data)
+        for x, found in measured["not_dominated"].items():
+            for sign, point in found.items():
+                if point is None or not _witness_holds(game, x, sign, point):
+                    raise StoreError(f"{where}: the witness of {x}'s derivative {sign} 0 does not hold")
         first = measured["pieces"][0]
         again = search.estimate(0, PROBES, SEED)
         if not (math.isclose(again.nodes, first["nodes"], rel_tol=1e-9)
@@ -167,6 +185,22 @@ def check_search(data: dict[str, Any], measured: dict[str, Any]) -> None:
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise StoreError(f"{where}: the stored measurement cannot be read back ({type(exc).__name__}: {exc})") \
             from None
+
+
+def _witness_holds(game, x: str, sign: str, point: dict[str, str]) -> bool:
+    """Whether ``point`` (exact rationals, read by the restricted parser) lies in the box and the domain and the
+    derivative of ``x`` has ``sign`` there."""
+    import sympy as sp
+
+    from symgame.model.expr import parse_expression
+
+    values = {str(s): parse_expression(point[str(s)], {}, sqrt=False) for s in game.generators}
+    if not all(v.is_Rational for v in values.values()) or not all(0 <= values[y] <= 1 for y in game.variables):
+        return False
+    if not all(p.contains(Fraction(int(values[p.name].p), int(values[p.name].q))) for p in game.parameters):
+        return False
+    value = sp.expand(game.derivatives[x].as_expr().subs({s: values[str(s)] for s in game.generators}))
+    return bool(value > 0) if sign == "+" else bool(value < 0)
 
 
 def search_measurement(directory: Path | None, data: dict[str, Any], recompute: bool = False) -> dict[str, Any]:

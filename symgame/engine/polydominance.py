@@ -24,6 +24,7 @@ positive probability may be lost, those of the smaller game never are.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Iterable
 
 import sympy as sp
@@ -103,6 +104,75 @@ def _constant_signs(game: PolynomialGame, timeout_ms: int | None, undecided: set
         elif z3.unknown in answers:
             undecided.add(x)
     return found
+
+
+def sign_witnesses(game: PolynomialGame, variable: str, timeout_ms: int | None = None
+                   ) -> dict[str, dict[str, Fraction] | None]:
+    """Exact points where a derivative is positive and where it is negative: a certificate that ``variable`` is
+    not dominated (neither face is weakly better for its owner against every opponent).
+
+    z3 looks for a model of ``g_x > 0`` (resp. ``< 0``) on the strategy box and the parameter domain; the model is
+    rounded to rationals (algebraic values to ever finer approximations) until the point lies in the box and the
+    domain and the sign of ``g_x`` there is checked exactly.
+
+    Parameters
+    ----------
+    game : PolynomialGame
+    variable : str
+        One of ``game.variables``.
+    timeout_ms : int or None
+        z3's budget per sign (None: no limit).
+
+    Returns
+    -------
+    dict
+        ``{"+": point, "-": point}``, each point a mapping of every variable and parameter to a Fraction, or None
+        where z3 finds no model (it proves there is none, or gives up within ``timeout_ms``).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from symgame.model.parameters import parse_domain
+    >>> from symgame.model.polygame import PolynomialGame, PolyPlayer
+    >>> x, y, P = sp.symbols("x y P", real=True)
+    >>> game = PolynomialGame("g", (parse_domain("P", "[1, 2]"),),
+    ...                       (PolyPlayer("1", ("x",), x * (y - P / 2)), PolyPlayer("2", ("y",), y * x)))
+    >>> found = sign_witnesses(game, "x")            # y - P/2 takes both signs
+    >>> found["+"]["y"] > found["+"]["P"] / 2, found["-"]["y"] < found["-"]["P"] / 2
+    (True, True)
+    """
+    names = {str(s): z3.Real(str(s)) for s in game.generators}
+    box = [c for x in game.variables for c in (names[x] >= 0, names[x] <= 1)]
+    for param in game.parameters:
+        box += _domain_constraints(param, names[param.name])
+    g = game.derivatives[variable]
+    term = polynomial_term(g, [names[str(v)] for v in g.gens])
+    out: dict[str, dict[str, Fraction] | None] = {}
+    for sign, holds in (("+", term > 0), ("-", term < 0)):
+        solver = z3.Solver()
+        if timeout_ms:
+            solver.set("timeout", timeout_ms)
+        solver.add(*box, holds)
+        out[sign] = _rational_witness(game, g, sign, solver.model(), names) if solver.check() == z3.sat else None
+    return out
+
+
+def _rational_witness(game: PolynomialGame, g: sp.Poly, sign: str, model, names) -> dict[str, Fraction] | None:
+    """The model rounded to rationals, finer and finer, until it is in the box and domain and ``g`` has ``sign``."""
+    for digits in (10, 20, 40, 80):
+        point = {}
+        for name, var in names.items():
+            value = model.eval(var, model_completion=True)
+            if not z3.is_rational_value(value):
+                value = value.approx(digits)
+            point[name] = Fraction(value.as_fraction())
+        inside = all(0 <= point[x] <= 1 for x in game.variables) and all(
+            p.contains(point[p.name]) for p in game.parameters)
+        value = g.as_expr().subs({s: sp.Rational(point[str(s)].numerator, point[str(s)].denominator)
+                                  for s in game.generators})
+        if inside and (value > 0 if sign == "+" else value < 0):
+            return point
+    return None
 
 
 def _domain_constraints(param, var: z3.ArithRef) -> list[z3.BoolRef]:

@@ -446,11 +446,15 @@ def decide_at(branch: CaseBranch, P: sp.Symbol, value: sp.Rational | None, root:
     into both: the same sign condition as forming them after the substitution (which cost sympy's ``together``
     once per cell), wherever the condition's denominator does not vanish, and required nonzero.
 
-    At an irrational value with at most one free variable, the plane CAD decides exactly first
-    (:func:`exact_at_root`), so that the answer does not depend on whether z3 finishes within ``timeout_ms`` on
-    a loaded machine; otherwise z3 decides."""
+    At an irrational value with at most one free variable, and at a rational value with one or two, the plane CAD
+    decides exactly first (:func:`exact_at_root`, :func:`exact_at_value`), so that the answer does not depend on
+    whether z3 finishes within ``timeout_ms`` on a loaded machine; otherwise z3 decides."""
     if root is not None and value is None and len(branch.free) <= 1:
         exact = exact_at_root(branch, P, root)
+        if exact is not None:
+            return exact
+    if value is not None and 1 <= len(branch.free) <= 2:
+        exact = exact_at_value(branch, P, value)
         if exact is not None:
             return exact
     enc = Z3Encoder()
@@ -543,6 +547,85 @@ def exact_at_root(branch: CaseBranch, P: sp.Symbol, root: Endpoint) -> Decision 
             atoms.append(("atom", poly(num * sp.sign(den)), rel))
     try:
         return Decision.TRUE if plane.satisfiable_above(("and", atoms), x) else Decision.FALSE
+    except LimitError:
+        return None
+
+
+#: the largest total degree of a condition :func:`exact_at_value` hands to the plane CAD (a size, not a time: the
+#: projection's resultants grow as products of degrees)
+EXACT_VALUE_MAX_DEGREE = 16
+
+
+def exact_at_value(branch: CaseBranch, P: sp.Symbol, value: sp.Rational) -> Decision | None:
+    """The branch's conditions at a rational parameter value, decided in exact arithmetic when one or two variables
+    are free: the conditions become polynomials in the free variables and the plane CAD decides whether some point
+    satisfies them all (:meth:`symgame.model.cad.Plane.satisfiable`; no timeout). ``None`` when more variables
+    are free, a condition has a square root or a total degree above :data:`EXACT_VALUE_MAX_DEGREE`, or the CAD's
+    size limits are reached: the caller decides otherwise.
+
+    Parameters
+    ----------
+    branch : CaseBranch
+        The branch.
+    P : sympy symbol
+        The parameter.
+    value : sympy Rational
+        A rational value of the parameter.
+
+    Returns
+    -------
+    Decision or None
+
+    Examples
+    --------
+    At ``P = 2`` the circle ``x^2 + y^2 = P`` meets the line ``x = y`` (at ``(1, 1)`` and ``(-1, -1)``), and
+    ``x + y`` is at most 2 on it, so never above:
+
+    >>> import sympy as sp
+    >>> P, x, y = sp.symbols("P x y", real=True)
+    >>> circle = (x**2 + y**2 - P, "==")
+    >>> branch = CaseBranch("II", None, (("x", x), ("y", y)), ("x", "y"), (circle, (x - y, "==")))
+    >>> exact_at_value(branch, P, sp.Integer(2))
+    <Decision.TRUE: 'true'>
+    >>> exact_at_value(CaseBranch("II", None, (("x", x), ("y", y)), ("x", "y"), (circle, (x + y - 2, ">"))),
+    ...                P, sp.Integer(2))
+    <Decision.FALSE: 'false'>
+    """
+    import flint
+
+    from ..errors import LimitError
+    from ..model.cad import Plane
+
+    conditions = realness_conditions(branch) + list(branch.conditions)
+    if not 1 <= len(branch.free) <= 2 or any(has_sqrt(e) for e, _ in conditions):
+        return None
+    gens = [sp.Symbol(z, real=True) for z in branch.free]
+    plane = Plane(tuple(branch.free))
+
+    def poly(expr: sp.Expr):
+        q = sp.Poly(sp.expand(expr), *gens, domain=sp.QQ)
+        return plane.ctx.from_dict({m: flint.fmpq(int(c.numerator), int(c.denominator)) for m, c in q.terms()})
+
+    atoms: list = []
+    for expr, rel in conditions:
+        num, den = _fraction(expr)
+        num, den = sp.expand(num.subs(P, value)), sp.expand(den.subs(P, value))
+        if den == 0:
+            return Decision.FALSE          # the formula does not define a profile at this value
+        if num.is_number and den.is_number:
+            if not _number_holds(num / den, rel):
+                return Decision.FALSE
+            continue
+        if den.free_symbols:
+            atoms += [("atom", poly(den), "!="), ("atom", poly(sp.expand(num * den)), rel)]
+        else:
+            atoms.append(("atom", poly(num * sp.sign(den)), rel))
+    if not atoms:
+        return Decision.TRUE
+    if any(a[1].total_degree() > EXACT_VALUE_MAX_DEGREE for a in atoms):
+        return None
+    try:
+        return Decision.TRUE if plane.satisfiable(("and", atoms))[0] else Decision.FALSE
     except LimitError:
         return None
 

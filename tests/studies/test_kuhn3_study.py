@@ -323,6 +323,16 @@ def test_the_exhaustive_search_measurement_is_current_and_rechecked(data, tmp_pa
     forged["pieces"][0]["nodes"] *= 0.5
     with pytest.raises(StoreError, match="estimate of piece"):
         check_search(data, forged)
+    assert set(measured["not_dominated"]) == set(data["dominance"]["undecided"]) == {"A1_o", "K2_x"}
+    swapped = json.loads(json.dumps(measured))
+    plus, minus = swapped["not_dominated"]["A1_o"]["+"], swapped["not_dominated"]["A1_o"]["-"]
+    swapped["not_dominated"]["A1_o"] = {"+": minus, "-": plus}       # each point has the other sign
+    with pytest.raises(StoreError, match="witness of A1_o"):
+        check_search(data, swapped)
+    outside = json.loads(json.dumps(measured))
+    outside["not_dominated"]["K2_x"]["+"]["P"] = "1"                  # below the domain P >= 2
+    with pytest.raises(StoreError, match="witness of K2_x"):
+        check_search(data, outside)
     stored = json.loads((KUHN3 / CACHE_FILE).read_text())
     stored[PART]["data"]["pieces"][0]["cases"] *= 2
     (tmp_path / CACHE_FILE).write_text(json.dumps(stored))

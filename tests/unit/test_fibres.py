@@ -257,6 +257,18 @@ def test_an_algebraic_family_with_a_free_frequency_is_widened_through_its_point(
     assert reported.branches == () and any("proved as an algebraic family" in u for u in reported.unsolved)
 
 
+def _by_z3_alone(exact: str, branch, P, value, root):
+    """``decide_at`` with the plane CAD's shortcut ``exact`` switched off: z3's answer."""
+    import symgame.engine.ranges as R
+
+    original = getattr(R, exact)
+    setattr(R, exact, lambda *args: None)
+    try:
+        return R.decide_at(branch, P, value, root, 30_000)
+    finally:
+        setattr(R, exact, original)
+
+
 @seed(20261127)
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.lists(st.integers(-3, 3), min_size=6, max_size=6), st.sampled_from([">", ">=", "=="])),
@@ -265,8 +277,7 @@ def test_an_algebraic_family_with_a_free_frequency_is_widened_through_its_point(
 def test_exact_decisions_at_an_algebraic_pot_agree_with_z3(conditions, where):
     """The plane CAD's exact decision at an irrational pot (one free variable) is the answer z3 gives when it
     decides: random conditions of degree 2 in (P, z) with z in [0, 1]."""
-    import symgame.engine.ranges as R
-    from symgame.engine.ranges import algebraic_endpoint, decide_at, exact_at_root, root_endpoint
+    from symgame.engine.ranges import algebraic_endpoint, exact_at_root, root_endpoint
 
     P, z = sp.Symbol("P", real=True), sp.Symbol("z", real=True)
     monomials = [sp.Integer(1), P, z, P * P, P * z, z * z]
@@ -278,12 +289,30 @@ def test_exact_decisions_at_an_algebraic_pot_agree_with_z3(conditions, where):
     else:
         at = algebraic_endpoint(sp.sympify(where, locals={"P": P}), P)
     exact = exact_at_root(branch, P, at)
-    original = R.exact_at_root
-    R.exact_at_root = lambda *args: None           # z3 alone
-    try:
-        by_z3 = decide_at(branch, P, None, at, 30_000)
-    finally:
-        R.exact_at_root = original
+    by_z3 = _by_z3_alone("exact_at_root", branch, P, None, at)
+    assert exact is not None
+    if by_z3.name != "UNDECIDED":
+        assert exact == by_z3, (conds, where)
+
+
+@seed(20261128)
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(-3, 3), min_size=10, max_size=10), st.sampled_from([">", ">=", "=="])),
+                min_size=1, max_size=3),
+       st.sampled_from(["2", "7/3", "-1/2"]))
+def test_exact_decisions_at_a_rational_pot_with_two_free_variables_agree_with_z3(conditions, where):
+    """The plane CAD's exact decision at a rational pot (two free variables) is the answer z3 gives when it
+    decides: random conditions of degree 2 in (P, y, z) with y, z in [0, 1]."""
+    from symgame.engine.ranges import exact_at_value
+
+    P, y, z = (sp.Symbol(n, real=True) for n in "Pyz")
+    monomials = [sp.Integer(1), P, y, z, P * y, P * z, y * z, y * y, z * z, P * P]
+    conds = tuple((sum(c * m for c, m in zip(cs, monomials)), rel) for cs, rel in conditions
+                  if any(cs)) + ((y, ">="), (1 - y, ">="), (z, ">="), (1 - z, ">="))
+    branch = CaseBranch("II", None, (("y", y), ("z", z)), ("y", "z"), conds)
+    value = sp.Rational(where)
+    exact = exact_at_value(branch, P, value)
+    by_z3 = _by_z3_alone("exact_at_value", branch, P, value, None)
     assert exact is not None
     if by_z3.name != "UNDECIDED":
         assert exact == by_z3, (conds, where)
