@@ -547,7 +547,7 @@ def exact_at_root(branch: CaseBranch, P: sp.Symbol, root: Endpoint) -> Decision 
             atoms.append(("atom", poly(num * sp.sign(den)), rel))
     try:
         return Decision.TRUE if plane.satisfiable_above(("and", atoms), x) else Decision.FALSE
-    except LimitError:
+    except (LimitError, OverflowError):   # OverflowError: python-flint's multivariate factoring of large coefficients
         return None
 
 
@@ -626,7 +626,7 @@ def exact_at_value(branch: CaseBranch, P: sp.Symbol, value: sp.Rational) -> Deci
         return None
     try:
         return Decision.TRUE if plane.satisfiable(("and", atoms))[0] else Decision.FALSE
-    except LimitError:
+    except (LimitError, OverflowError):   # OverflowError: python-flint's multivariate factoring of large coefficients
         return None
 
 
