@@ -530,21 +530,9 @@ def exact_at_root(branch: CaseBranch, P: sp.Symbol, root: Endpoint) -> Decision 
               for r in isolate(factor) if r.compare_rational(low) > 0 and r.compare_rational(high) < 0), None)
     if x is None:
         return None
-    names = (str(P),) + tuple(branch.free)
     gens = [P] + [sp.Symbol(z, real=True) for z in branch.free]
-    plane = Plane(names)
-
-    def poly(expr: sp.Expr):
-        q = sp.Poly(expr, *gens, domain=sp.QQ)
-        return plane.ctx.from_dict({m: flint.fmpq(int(c.numerator), int(c.denominator)) for m, c in q.terms()})
-
-    atoms = []
-    for expr, rel in conditions:
-        num, den = _fraction(expr)
-        if den.free_symbols:
-            atoms += [("atom", poly(den), "!="), ("atom", poly(sp.expand(num * den)), rel)]
-        else:
-            atoms.append(("atom", poly(num * sp.sign(den)), rel))
+    plane = Plane(tuple(str(g) for g in gens))
+    atoms = [a for expr, rel in conditions for a in _plane_atoms(plane, gens, *_fraction(expr), rel)]
     try:
         return Decision.TRUE if plane.satisfiable_above(("and", atoms), x) else Decision.FALSE
     except (LimitError, OverflowError):   # OverflowError: python-flint's multivariate factoring of large coefficients
@@ -591,7 +579,6 @@ def exact_at_value(branch: CaseBranch, P: sp.Symbol, value: sp.Rational) -> Deci
     ...                P, sp.Integer(2))
     <Decision.FALSE: 'false'>
     """
-    import flint
 
     from ..errors import LimitError
     from ..model.cad import Plane
@@ -601,11 +588,6 @@ def exact_at_value(branch: CaseBranch, P: sp.Symbol, value: sp.Rational) -> Deci
         return None
     gens = [sp.Symbol(z, real=True) for z in branch.free]
     plane = Plane(tuple(branch.free))
-
-    def poly(expr: sp.Expr):
-        q = sp.Poly(sp.expand(expr), *gens, domain=sp.QQ)
-        return plane.ctx.from_dict({m: flint.fmpq(int(c.numerator), int(c.denominator)) for m, c in q.terms()})
-
     atoms: list = []
     for expr, rel in conditions:
         num, den = _fraction(expr)
@@ -616,10 +598,7 @@ def exact_at_value(branch: CaseBranch, P: sp.Symbol, value: sp.Rational) -> Deci
             if not _number_holds(num / den, rel):
                 return Decision.FALSE
             continue
-        if den.free_symbols:
-            atoms += [("atom", poly(den), "!="), ("atom", poly(sp.expand(num * den)), rel)]
-        else:
-            atoms.append(("atom", poly(num * sp.sign(den)), rel))
+        atoms += _plane_atoms(plane, gens, num, den, rel)
     if not atoms:
         return Decision.TRUE
     if any(a[1].total_degree() > EXACT_VALUE_MAX_DEGREE for a in atoms):
@@ -628,6 +607,20 @@ def exact_at_value(branch: CaseBranch, P: sp.Symbol, value: sp.Rational) -> Deci
         return Decision.TRUE if plane.satisfiable(("and", atoms))[0] else Decision.FALSE
     except (LimitError, OverflowError):   # OverflowError: python-flint's multivariate factoring of large coefficients
         return None
+
+
+def _plane_atoms(plane, gens: list, num: sp.Expr, den: sp.Expr, rel: str) -> list:
+    """The plane CAD's atoms for ``num / den rel 0``: ``den != 0`` and ``num * den rel 0`` where the denominator
+    has variables, else ``num * sign(den) rel 0``."""
+    import flint
+
+    def poly(expr: sp.Expr):
+        q = sp.Poly(sp.expand(expr), *gens, domain=sp.QQ)
+        return plane.ctx.from_dict({m: flint.fmpq(int(c.numerator), int(c.denominator)) for m, c in q.terms()})
+
+    if den.free_symbols:
+        return [("atom", poly(den), "!="), ("atom", poly(num * den), rel)]
+    return [("atom", poly(num * sp.sign(den)), rel)]
 
 
 @functools.lru_cache(maxsize=4096)
