@@ -300,6 +300,147 @@ class Algebraic:
         return str(self.expr())
 
 
+#: The name of the field's generator in stored texts (:func:`field_json`, :func:`element_text`).
+GENERATOR = "alpha"
+
+
+def field_json(field: NumberField) -> dict[str, Any]:
+    """A number field as JSON-ready text: its minimal polynomial in ``alpha`` and the isolating interval.
+
+    Read back by :func:`field_from_json`, which re-checks both.
+
+    Parameters
+    ----------
+    field : NumberField
+        The field.
+
+    Returns
+    -------
+    dict
+        ``{"polynomial": str, "isolating_interval": [str, str], "approx": float}``.
+
+    Examples
+    --------
+    >>> f = NumberField(sp.Poly(_T**3 - 3*_T + 1, _T, domain=sp.QQ), Fraction(0), Fraction(1))
+    >>> field_json(f)
+    {'polynomial': 'alpha**3 - 3*alpha + 1', 'isolating_interval': ['0', '1'], 'approx': 0.347296}
+    """
+    return {"polynomial": element_text(field.minpoly), "isolating_interval": [str(field.low), str(field.high)],
+            "approx": float(f"{field.approx(sp.Poly(_T, _T, domain=sp.QQ)):.6g}")}
+
+
+def element_text(poly: sp.Poly) -> str:
+    """An element of a number field (a polynomial in ``_T``) as text in ``alpha``.
+
+    Parameters
+    ----------
+    poly : sympy.Poly
+        The element, a polynomial in the generator ``_T``.
+
+    Returns
+    -------
+    str
+        Read back by :func:`element_from_text`.
+
+    Examples
+    --------
+    >>> element_text(sp.Poly(3*_T**2 - _T + sp.Rational(1, 2), _T, domain=sp.QQ))
+    '3*alpha**2 - alpha + 1/2'
+    """
+    return str(poly.as_expr().subs(_T, sp.Symbol(GENERATOR)))
+
+
+def field_from_json(record: Any, parse: Any) -> NumberField:
+    """The number field of a stored record (:func:`field_json`), checked: the polynomial is irreducible over
+    the rationals of degree at least 2, and the interval's rational ends isolate exactly one of its roots.
+
+    Parameters
+    ----------
+    record : dict
+        As written by :func:`field_json` (``approx`` is not read).
+    parse : callable
+        ``parse(text, names)``: the restricted parser to read the polynomial with (``names`` maps ``alpha``).
+
+    Returns
+    -------
+    NumberField
+
+    Raises
+    ------
+    InputError
+        When the record does not define one real algebraic number.
+
+    Examples
+    --------
+    >>> from symgame.model.expr import parse_expression
+    >>> f = field_from_json({"polynomial": "alpha^3 - 3*alpha + 1", "isolating_interval": ["0", "1"]},
+    ...                     parse_expression)
+    >>> f.degree, f.low, f.high
+    (3, Fraction(0, 1), Fraction(1, 1))
+    >>> field_from_json({"polynomial": "alpha^3 - 3*alpha + 1", "isolating_interval": ["-2", "1"]},
+    ...                 parse_expression)
+    Traceback (most recent call last):
+    ...
+    symgame.errors.InputError: the interval (-2, 1) holds 2 roots of alpha**3 - 3*alpha + 1, not one
+    """
+    from ..errors import InputError
+
+    alpha = sp.Symbol(GENERATOR)
+    try:
+        expr = parse(record["polynomial"], {GENERATOR: alpha})
+        low, high = (Fraction(str(v)) for v in record["isolating_interval"])
+        poly = sp.Poly(expr, alpha, domain=sp.QQ)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, sp.PolynomialError) as exc:
+        raise InputError(f"not a number field: {type(exc).__name__}: {exc}") from None
+    if poly.degree() < 2 or not poly.is_irreducible:
+        raise InputError(f"{poly.as_expr()} is not irreducible of degree at least 2")
+    poly = sp.Poly(poly.monic().as_expr().subs(alpha, _T), _T, domain=sp.QQ)
+    lo, hi = sp.Rational(low), sp.Rational(high)
+    count = poly.count_roots(lo, hi) if low < high else 0
+    if count != 1:         # (an irreducible polynomial of degree >= 2 has no rational root: no root at the ends)
+        raise InputError(f"the interval ({low}, {high}) holds {count} roots of {expr}, not one")
+    return NumberField(poly, low, high)
+
+
+def element_from_text(text: str, field: NumberField, parse: Any) -> sp.Poly:
+    """An element of ``field`` read from its text in ``alpha`` (:func:`element_text`), reduced.
+
+    Parameters
+    ----------
+    text : str
+        A polynomial in ``alpha`` with rational coefficients.
+    field : NumberField
+        The field it belongs to.
+    parse : callable
+        ``parse(text, names)``: the restricted parser.
+
+    Returns
+    -------
+    sympy.Poly
+        In ``_T``, reduced modulo the minimal polynomial.
+
+    Raises
+    ------
+    InputError
+        When the text is not a polynomial in ``alpha`` with rational coefficients.
+
+    Examples
+    --------
+    >>> from symgame.model.expr import parse_expression
+    >>> f = NumberField(sp.Poly(_T**3 - 3*_T + 1, _T, domain=sp.QQ), Fraction(0), Fraction(1))
+    >>> element_from_text("alpha^4", f, parse_expression).as_expr()
+    3*_T**2 - _T
+    """
+    from ..errors import InputError
+
+    alpha = sp.Symbol(GENERATOR)
+    try:
+        poly = sp.Poly(parse(text, {GENERATOR: alpha}), alpha, domain=sp.QQ)
+    except (sp.PolynomialError, sp.polys.polyerrors.CoercionFailed) as exc:
+        raise InputError(f"not an element of Q(alpha): {exc}") from None
+    return sp.Poly(poly.as_expr().subs(alpha, _T), _T, domain=sp.QQ).rem(field.minpoly)
+
+
 def rational_field(value: Fraction) -> NumberField:
     """The field of a rational point (``alpha`` = ``value``)."""
     return NumberField(sp.Poly(_T - sp.Rational(value), _T, domain=sp.QQ), value, value)

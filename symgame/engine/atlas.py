@@ -166,7 +166,9 @@ def branch_witness(game: PolynomialGame, member: SolvedBranch, value: Fraction,
     """Exact values of every variable of ``member`` at the parameter ``value``.
 
     Free variables take a point of their (polyhedral) set found by z3; the
-    result is None only if z3 gives up.
+    result is None only if z3 gives up. A member tied by a polynomial equation of degree >= 2 in one free
+    variable (an algebraic family) is tried first on a grid, exactly (:func:`_algebraic_choice`): the tied
+    variable is then a root of a polynomial (``CRootOf``) and the profile lies in its number field.
     """
     P = game.symbol(game.parameter_names[0])
     v = sp.Rational(value.numerator, value.denominator)
@@ -179,12 +181,94 @@ def branch_witness(game: PolynomialGame, member: SolvedBranch, value: Fraction,
             e = expr.subs(P, v)
             if not e.is_number:
                 formulas.append(enc.condition(e, rel))
-        chosen = model_values(formulas, enc, free, timeout_ms)
+        chosen = _algebraic_choice(game, member, v) or model_values(formulas, enc, free, timeout_ms)
         if chosen is None:
             return None
         subs = {game.symbol(z): chosen[z] for z in free}
         values = {x: sp.radsimp(e.subs(subs)) for x, e in values.items()}
     return {x: values[x] for x in game.variables}
+
+
+#: Largest denominator of the grid of rational values of the untied free variables of an algebraic member
+#: (:func:`_algebraic_choice`), with one untied variable and with two.
+WITNESS_GRID = {0: 1, 1: 24, 2: 8}
+
+
+def _algebraic_choice(game: PolynomialGame, member: SolvedBranch, v: sp.Rational) -> dict[str, sp.Expr] | None:
+    """Free values of a member tied by a polynomial equation of degree >= 2 in one free variable (the primitive
+    unknown of an algebraic family), found exactly: the other free variables on a grid of simple rationals
+    (simplest first), the tied one at each real root of the equation there (an algebraic number), every
+    condition decided exactly in that root's number field. ``None`` when the member has no such equation or no
+    grid point works. Deterministic (no solver budget decides it)."""
+    from .algebraic import _T, NumberField, rational_field
+
+    free = list(member.branch.free)
+    syms = {game.symbol(z): z for z in free}
+    P = game.symbol(game.parameter_names[0])
+    equations = [e.subs(P, v) for e, rel in member.branch.conditions if rel == "==" and e.free_symbols & set(syms)]
+    tied = sorted({syms[s] for e in equations for s in e.free_symbols & set(syms)
+                   if sp.Poly(e, s).degree() >= 2})
+    if len(tied) != 1 or len(free) - 1 not in WITNESS_GRID:
+        return None
+    u = game.symbol(tied[0])
+    others = [game.symbol(z) for z in free if z != tied[0]]
+    conditions = []
+    for e, rel in member.branch.conditions:
+        num, den = sp.fraction(sp.together(e.subs(P, v)))
+        conditions.append((num, den, rel, sp.lambdify([u] + others, e.subs(P, v), "math")))
+    equation = sp.Poly(next(e for e in equations if u in e.free_symbols), u, *others)
+    limit = WITNESS_GRID[len(others)]
+    simple = sorted({Fraction(n, d) for d in range(1, limit + 1) for n in range(d + 1)},
+                    key=lambda q: (q.denominator, q.numerator))
+    for zs in itertools.product(simple, repeat=len(others)):
+        sub = {z: sp.Rational(q.numerator, q.denominator) for z, q in zip(others, zs)}
+        g = sp.Poly(equation.as_expr().subs(sub), u, domain=sp.QQ)
+        if g.is_zero or g.degree() < 1:
+            continue
+        for factor, _ in g.factor_list()[1]:
+            factor = factor.monic()
+            for k, ((lo, hi), _m) in enumerate(factor.intervals()):
+                lo, hi = Fraction(str(lo)), Fraction(str(hi))
+                if factor.degree() == 1:
+                    field = rational_field(lo)
+                else:
+                    field = NumberField(sp.Poly(factor.as_expr().subs(u, _T), _T, domain=sp.QQ), lo, hi)
+                approx = float(field.approx(sp.Poly(_T, _T, domain=sp.QQ))) if factor.degree() > 1 else float(lo)
+                point = [approx] + [float(q) for q in zs]
+                if not all(_plausible(fn, point, rel) for _, _, rel, fn in conditions):
+                    continue
+                if all(_holds(num, den, rel, field, u, sub) for num, den, rel, _ in conditions):
+                    root = sp.Rational(lo.numerator, lo.denominator) if factor.degree() == 1 \
+                        else sp.CRootOf(factor.as_expr(), k)
+                    return {tied[0]: root, **{syms[z]: q for z, q in sub.items()}}
+    return None
+
+
+def _plausible(fn: Callable, point: list[float], rel: str) -> bool:
+    """A float pre-filter of an inequality (generous: the exact test decides; a candidate it drops only moves
+    the search to the next grid point). Equations pass: a root's residual in floats can be large."""
+    if rel == "==":
+        return True
+    try:
+        value = float(fn(*point))
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return True
+    return value > -1e-6
+
+
+def _holds(num: sp.Expr, den: sp.Expr, rel: str, field, u: sp.Symbol, sub: dict) -> bool:
+    """Whether ``num / den rel 0`` holds exactly with ``u`` the field's generator and ``sub`` substituted."""
+    from .algebraic import _T
+
+    def sign(e: sp.Expr) -> int:
+        poly = sp.Poly(e.subs(sub).subs(u, _T), _T, domain=sp.QQ).rem(field.minpoly)
+        return field.sign(poly)
+
+    d = sign(den)
+    if d == 0:
+        return False
+    s = sign(num) * d
+    return s > 0 if rel == ">" else (s >= 0 if rel == ">=" else s == 0)
 
 
 # --------------------------------------------------------------------------- work units

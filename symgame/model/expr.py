@@ -31,6 +31,11 @@ MAX_EXPONENT = 64
 MAX_LENGTH = 4000
 MAX_DEPTH = 60
 MAX_NUMBER_DIGITS = 60
+#: Bounds on a formula read back from a stored record (``stored=True``): formulas symgame derived itself (an
+#: algebraic family's coefficients are rational functions of degree 14 in two unknowns), still bounded so that
+#: a forged record costs at most a fraction of a second per formula; the nesting bound stays :data:`MAX_DEPTH`.
+STORED_MAX_LENGTH = 200_000
+STORED_MAX_NUMBER_DIGITS = 2_000
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d*)?|\.\d+)|(?P<name>[A-Za-z_][A-Za-z_0-9]*)"
@@ -53,10 +58,10 @@ class Token:
     column: int
 
 
-def tokenize(text: str) -> list[Token]:
-    """Split ``text`` into number, name and operator tokens."""
-    if len(text) > MAX_LENGTH:
-        raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
+def tokenize(text: str, max_length: int = MAX_LENGTH) -> list[Token]:
+    """Split ``text`` into number, name and operator tokens (at most ``max_length`` characters)."""
+    if len(text) > max_length:
+        raise ExpressionError(f"expression longer than {max_length} characters")
     tokens: list[Token] = []
     pos = 0
     stripped = text.rstrip()
@@ -75,10 +80,11 @@ def tokenize(text: str) -> list[Token]:
 class _Parser:
     """Recursive-descent parser building sympy objects directly."""
 
-    def __init__(self, text: str, names: Mapping[str, sp.Expr], sqrt: bool = False):
+    def __init__(self, text: str, names: Mapping[str, sp.Expr], sqrt: bool = False, stored: bool = False):
         self.text = text
         self.sqrt = sqrt
-        self.tokens = tokenize(text)
+        self.max_digits = STORED_MAX_NUMBER_DIGITS if stored else MAX_NUMBER_DIGITS
+        self.tokens = tokenize(text, STORED_MAX_LENGTH if stored else MAX_LENGTH)
         self.pos = 0
         self.names = names
         self.depth = 0
@@ -123,12 +129,12 @@ class _Parser:
             raise ExpressionError(f"unexpected {tok.text!r} at column {tok.column}")
 
     def expr(self) -> sp.Expr:
-        value = self.term()
+        terms = [self.term()]
         while self.at_op("+", "-"):
             op = self.take().text
             rhs = self.term()
-            value = value + rhs if op == "+" else value - rhs
-        return value
+            terms.append(rhs if op == "+" else -rhs)
+        return sp.Add(*terms)             # one flattening, not one per term (long stored formulas)
 
     def term(self) -> sp.Expr:
         value = self.unary()
@@ -202,18 +208,22 @@ class _Parser:
 
     def number(self, tok: Token) -> sp.Rational:
         digits = tok.text.replace(".", "")
-        if len(digits) > MAX_NUMBER_DIGITS:
+        if len(digits) > self.max_digits:
             raise ExpressionError(
-                f"number at column {tok.column} has more than {MAX_NUMBER_DIGITS} digits"
+                f"number at column {tok.column} has more than {self.max_digits} digits"
             )
         return sp.Rational(Fraction(tok.text))
 
 
-def parse_expression(text: str, names: Mapping[str, sp.Expr], sqrt: bool = False) -> sp.Expr:
+def parse_expression(text: str, names: Mapping[str, sp.Expr], sqrt: bool = False,
+                     stored: bool = False) -> sp.Expr:
     """Parse ``text`` into a sympy expression over the declared ``names``.
 
     With ``sqrt=True`` the function ``sqrt(...)`` is allowed as well (for printed closed forms and
-    algebraic range ends; game payoffs stay rational functions).
+    algebraic range ends; game payoffs stay rational functions). With ``stored=True`` the text is a formula
+    read back from a stored record (a cache or a study's output, checked after reading): longer texts and
+    numbers are allowed (:data:`STORED_MAX_LENGTH`, :data:`STORED_MAX_NUMBER_DIGITS`), the grammar and the
+    nesting bound are the same.
 
     Examples
     --------
@@ -225,7 +235,7 @@ def parse_expression(text: str, names: Mapping[str, sp.Expr], sqrt: bool = False
     """
     if not isinstance(text, (str, int)) or isinstance(text, bool):
         raise ExpressionError(f"expected an expression string, got {type(text).__name__}")
-    return _Parser(str(text), names, sqrt).parse_expression()
+    return _Parser(str(text), names, sqrt, stored).parse_expression()
 
 
 def parse_relation(text: str, names: Mapping[str, sp.Expr], expand: bool = True,

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import sympy as sp
 
@@ -38,6 +38,9 @@ from ..errors import InputError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
 from ..model.z3env import z3
+
+if TYPE_CHECKING:
+    from ..engine.algebraic import NumberField
 
 CERTIFY_TIMEOUT_MS = 60_000
 QUANTIFIED_TIMEOUT_MS = 5_000
@@ -77,9 +80,13 @@ class ExactRegret:
 
     gains: tuple[sp.Expr, ...]
     in_box: bool
+    #: the exact signs of ``gains`` when they were decided in a number field (:func:`exact_regret_in_field`)
+    signs: tuple[int, ...] | None = None
 
     @property
     def is_nash(self) -> bool:
+        if self.signs is not None:
+            return self.in_box and all(s <= 0 for s in self.signs)
         return self.in_box and all(sign_of(g) <= 0 for g in self.gains)
 
 
@@ -189,9 +196,16 @@ def exact_regret(game: PolynomialGame, profile: Mapping[str, sp.Expr],
     """Every player's best vertex-deviation gain at ``profile`` and ``params`` (exact)."""
     subs = {game.symbol(k): sp.sympify(v) for k, v in params.items()}
     subs.update({game.symbol(x): sp.sympify(profile[x]) for x in game.variables})
-    if all(isinstance(v, sp.Rational) for v in subs.values()) and \
-            all(game.symbol(n) in subs for n in game.parameter_names):
+    complete = all(game.symbol(n) in subs for n in game.parameter_names)
+    if all(isinstance(v, sp.Rational) for v in subs.values()) and complete:
         return _rational_regret(game, {str(k): Fraction(int(v.p), int(v.q)) for k, v in subs.items()})
+    if complete and any(v.has(sp.CRootOf) for v in subs.values()):
+        found = field_of(list(subs.values()))
+        if found is not None:
+            field, polys = found
+            values = dict(zip((str(k) for k in subs), polys))
+            return exact_regret_in_field(game, field, {x: values[x] for x in game.variables},
+                                         {n: values[n] for n in game.parameter_names})
     in_box = all(sign_of(subs[game.symbol(x)]) >= 0 and sign_of(1 - subs[game.symbol(x)]) >= 0
                  for x in game.variables)
     gains = []
@@ -201,6 +215,180 @@ def exact_regret(game: PolynomialGame, profile: Mapping[str, sp.Expr],
                    key=lambda g: (sign_of(g), float(sp.N(g, 30))))
         gains.append(best)
     return ExactRegret(tuple(gains), in_box)
+
+
+def field_of(values: Sequence[sp.Expr]) -> "tuple[NumberField, list[sp.Poly]] | None":
+    """One number field holding every value, with each value as a polynomial in its generator, or ``None``.
+
+    Handles values that are polynomials with rational coefficients in a single real ``CRootOf`` (the
+    witnesses of an algebraic family: a root of a cubic and the other frequencies polynomials in it); anything
+    else (several roots, square roots beside a root) gives ``None``.
+
+    Parameters
+    ----------
+    values : sequence of sympy.Expr
+        Exact real numbers.
+
+    Returns
+    -------
+    tuple of (NumberField, list of sympy.Poly) or None
+        The field ``Q(alpha)`` (``alpha`` the root, its minimal polynomial and an isolating interval) and
+        each value reduced modulo the minimal polynomial, in the generator ``_T`` of
+        :mod:`symgame.engine.algebraic`.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> r = sp.CRootOf(sp.Symbol("x")**3 - 3*sp.Symbol("x") + 1, 2)
+    >>> field, polys = field_of([r**3, sp.Rational(1, 2)])
+    >>> field.degree, [p.as_expr() for p in polys]
+    (3, [3*_T - 1, 1/2])
+    """
+    from sympy.polys.polyerrors import CoercionFailed
+
+    from ..engine.algebraic import _T, NumberField
+
+    roots = set().union(*(v.atoms(sp.CRootOf) for v in values))
+    if len(roots) != 1:
+        return None
+    root = roots.pop()
+    if not root.is_real:
+        return None
+    minpoly = sp.Poly(root.poly.as_expr(), *root.poly.gens).monic()
+    minpoly = sp.Poly(minpoly.as_expr().subs(minpoly.gens[0], _T), _T, domain=sp.QQ)
+    if not minpoly.is_irreducible:
+        return None
+    interval = root._get_interval()
+    low, high = (Fraction(int(sp.Rational(e).p), int(sp.Rational(e).q)) for e in (interval.a, interval.b))
+    if minpoly.eval(sp.Rational(low)) == 0 or minpoly.eval(sp.Rational(high)) == 0 or \
+            minpoly.count_roots(sp.Rational(low), sp.Rational(high)) != 1:
+        return None
+    field = NumberField(minpoly, low, high)
+    polys = []
+    for v in values:
+        try:
+            poly = sp.Poly(sp.expand(v.subs(root, _T)), _T, domain=sp.QQ)   # (expand may rebuild the root)
+        except (sp.PolynomialError, CoercionFailed):
+            return None
+        if poly.free_symbols - {_T}:
+            return None
+        polys.append(poly.rem(minpoly))
+    return field, polys
+
+
+def exact_regret_in_field(game: PolynomialGame, field: "NumberField", profile: Mapping[str, sp.Poly],
+                          params: Mapping[str, sp.Poly]) -> ExactRegret:
+    """:func:`exact_regret` at a profile whose coordinates lie in a number field ``Q(alpha)``.
+
+    Each payoff is restricted to its player's own variables in ``Q(alpha)`` (FLINT polynomials reduced modulo
+    the minimal polynomial), evaluated at every vertex of her box, and the best vertex is chosen by exact sign
+    decisions (:meth:`~symgame.engine.algebraic.NumberField.sign`: zero tested exactly, nonzero signs by
+    certified ball arithmetic and bisection). So a gain is 0 exactly when it is 0, never "small".
+
+    Parameters
+    ----------
+    game : PolynomialGame
+        Payoffs multilinear in each player's own variables.
+    field : NumberField
+        ``Q(alpha)``.
+    profile, params : mapping of str to sympy.Poly
+        Every variable and every parameter as a polynomial in the field's generator ``_T``.
+
+    Returns
+    -------
+    ExactRegret
+        Gains as exact sympy numbers, with their exact signs in ``signs``.
+
+    Raises
+    ------
+    NotMultilinear
+        When a payoff is not multilinear in its owner's variables.
+
+    Examples
+    --------
+    Matching pennies scaled by the root ``alpha`` of ``x^3 - 3x + 1`` in (0, 1): every profile at 1/2 is an
+    equilibrium, and a player at ``alpha`` (not 1/2) leaves her opponent a positive gain:
+
+    >>> import sympy as sp
+    >>> from fractions import Fraction
+    >>> from symgame.engine.algebraic import NumberField, _T
+    >>> from symgame.model.parameters import parse_domain
+    >>> from symgame.model.polygame import PolynomialGame, PolyPlayer
+    >>> a, b, t = (sp.Symbol(n, real=True) for n in "abt")
+    >>> pay = t * (2*a - 1) * (2*b - 1)
+    >>> game = PolynomialGame("pennies", (parse_domain("t", "[1, 2]"),),
+    ...                       (PolyPlayer("A", ("a",), sp.expand(pay)), PolyPlayer("B", ("b",), sp.expand(-pay))))
+    >>> field = NumberField(sp.Poly(_T**3 - 3*_T + 1, _T, domain=sp.QQ), Fraction(0), Fraction(1))
+    >>> def q(e): return sp.Poly(e, _T, domain=sp.QQ)
+    >>> exact_regret_in_field(game, field, {"a": q(sp.Rational(1, 2)), "b": q(sp.Rational(1, 2))},
+    ...                       {"t": q(_T + 1)}).is_nash
+    True
+    >>> exact_regret_in_field(game, field, {"a": q(_T), "b": q(sp.Rational(1, 2))}, {"t": q(_T + 1)}).signs
+    (0, 1)
+    """
+    import flint
+
+    from ..engine.algebraic import Algebraic
+
+    modulus = flint.fmpq_poly([int(c) if c.is_Integer else flint.fmpq(int(c.p), int(c.q))
+                               for c in reversed(field.minpoly.all_coeffs())])
+
+    def to_flint(poly: sp.Poly) -> "flint.fmpq_poly":
+        coeffs = [sp.Rational(c) for c in reversed(poly.all_coeffs())] if not poly.is_zero else [sp.Rational(0)]
+        return flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in coeffs]) % modulus
+
+    def to_sympy(element: "flint.fmpq_poly") -> sp.Poly:
+        coeffs = [Fraction(int(c.p), int(c.q)) for c in element.coeffs()]
+        return sp.Poly(sum((sp.Rational(c) * _T ** k for k, c in enumerate(coeffs)), sp.Integer(0)), _T,
+                       domain=sp.QQ)
+
+    from ..engine.algebraic import _T
+
+    names = list(game.variables) + list(game.parameter_names)
+    point = [to_flint(profile[n]) if n in profile else to_flint(params[n]) for n in names]
+    zero = flint.fmpq_poly([0])
+    in_box = all(field.sign(to_sympy(point[names.index(x)])) >= 0 and
+                 field.sign(to_sympy(flint.fmpq_poly([1]) - point[names.index(x)])) >= 0 for x in game.variables)
+    powers: dict[tuple[int, int], "flint.fmpq_poly"] = {}
+
+    def power(i: int, e: int) -> "flint.fmpq_poly":
+        if (i, e) not in powers:
+            powers[(i, e)] = (point[i] ** e) % modulus
+        return powers[(i, e)]
+
+    gains, signs = [], []
+    for player, terms in zip(game.players, _payoff_terms(game)):
+        own = [names.index(v) for v in player.variables]
+        own_set = set(own)
+        restricted: dict[tuple[int, ...], "flint.fmpq_poly"] = {}
+        base = zero
+        for monomial, coefficient in terms:
+            value = flint.fmpq_poly([flint.fmpq(coefficient.numerator, coefficient.denominator)])
+            for i, e in enumerate(monomial):
+                if e and i not in own_set:
+                    value = (value * power(i, e)) % modulus
+            if value.is_zero():
+                continue
+            key = tuple(monomial[i] for i in own)
+            restricted[key] = restricted.get(key, zero) + value
+            own_value = value
+            for i in own:
+                if monomial[i]:
+                    own_value = (own_value * power(i, monomial[i])) % modulus
+            base = base + own_value
+        best: "flint.fmpq_poly | None" = None
+        for vertex in itertools.product((0, 1), repeat=len(own)):
+            total = zero
+            for key, c in restricted.items():
+                if all(v or not e for v, e in zip(vertex, key)):
+                    total = total + c
+            if best is None or (total != best and field.sign(to_sympy(total - best)) > 0):
+                best = total
+        assert best is not None
+        gain = to_sympy(best - base)
+        gains.append(Algebraic(field, gain).expr())
+        signs.append(field.sign(gain))
+    return ExactRegret(tuple(gains), in_box, tuple(signs))
 
 
 # --------------------------------------------------------------------------- z3 encodings
