@@ -55,8 +55,43 @@ def exact_zero_sum_kernels(exact: list[list], a: np.ndarray, limit: int = 40,
     rows_all = [[flint.fmpq(v.numerator, v.denominator) if isinstance(v, Fraction) else flint.fmpq(v)
                  for v in row] for row in exact]
     scale = max(1.0, float(np.abs(a).max()))
-    return list(_lp_candidates(a, tol, scale, limit, MAX_EXACT_CANDIDATES,
-                               lambda rows, cols: _exact_kernel(rows_all, rows, cols)))
+    found = list(_lp_candidates(a, tol, scale, limit, MAX_EXACT_CANDIDATES,
+                                lambda rows, cols: _exact_kernel(rows_all, rows, cols)))
+    return found or _lemke_howson_kernels(rows_all, limit)
+
+
+def _lemke_howson_kernels(a: list[list], limit: int) -> list[Kernel]:
+    """Kernels around the exact extreme equilibrium that Lemke and Howson's pivoting reaches (exact rationals,
+    lexicographic ratio test): supports and tight sets exact, so a point where the payoffs differ by less than
+    the floating-point LP's tolerance (Final Jeopardy (22,21) at p1 = 1/16: differences near 1e-9) still gets
+    its kernel (Shapley and Snow, Theorem 1: one exists for every extreme optimal pair). Smallest first, at
+    most ``limit``, after examining at most :data:`MAX_EXACT_CANDIDATES`."""
+    from ..engine.lemke_howson import lemke_howson_solve
+
+    fractions = [[Fraction(int(v.p), int(v.q)) for v in row] for row in a]
+    eq = lemke_howson_solve(fractions, [[-v for v in row] for row in fractions])
+    x, y = eq.row, eq.column
+    n_rows, n_cols = len(a), len(a[0])
+    value = sum((fractions[i][j] * x[i] * y[j] for i in range(n_rows) for j in range(n_cols)), Fraction(0))
+    rows_tight = np.array([i for i in range(n_rows)
+                           if sum((fractions[i][j] * y[j] for j in range(n_cols)), Fraction(0)) == value])
+    cols_tight = np.array([j for j in range(n_cols)
+                           if sum((fractions[i][j] * x[i] for i in range(n_rows)), Fraction(0)) == value])
+    rows_used = {i for i in range(n_rows) if x[i] > 0}
+    cols_used = {j for j in range(n_cols) if y[j] > 0}
+    out: list[Kernel] = []
+    examined = 0
+    for size in range(max(len(rows_used), len(cols_used)), min(len(rows_tight), len(cols_tight)) + 1):
+        for rows in _supersets(rows_used, rows_tight, size):
+            for cols in _supersets(cols_used, cols_tight, size):
+                examined += 1
+                if examined > MAX_EXACT_CANDIDATES:
+                    return out
+                if _exact_kernel(a, rows, cols):
+                    out.append((rows, cols))
+                    if len(out) >= limit:
+                        return out
+    return out
 
 
 def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, examine: int, accept):
