@@ -102,6 +102,7 @@ def check_pair(data: Any) -> None:
 
     from symgame.errors import InputError, StoreError
     from symgame.games import jeopardy
+    from symgame.model.expr import compile_exact
     from symgame.model.exprtree import from_tree
     from symgame.verify.crosscheck import random_domain_points
     from symgame.verify.regret import exact_regret
@@ -119,23 +120,32 @@ def check_pair(data: Any) -> None:
     try:
         rules = []
         for rule in data["pdl"]:
-            when = [(from_tree(a["expr"], symbols), relations[a["rel"]]) for a in rule["machine"]["when"]]
+            when = [(compile_exact(from_tree(a["expr"], symbols)), relations[a["rel"]])
+                    for a in rule["machine"]["when"]]
             profile = []
             for player in game.players:
                 given = rule["machine"]["profile"][player.name]
                 if not set(given) <= set(player.actions):
                     raise StoreError(f"{CACHE_FILE}: {name}: unknown action in a stored profile")
-                profile.append([from_tree(given[a], symbols) if a in given else sp.Integer(0)
+                profile.append([compile_exact(from_tree(given[a], symbols) if a in given else sp.Integer(0))
                                 for a in player.actions])
             rules.append((when, profile))
     except (KeyError, TypeError, InputError) as exc:
         raise StoreError(f"{CACHE_FILE}: {name}: the stored decision list cannot be read back ({exc})") from None
+    def holds(when, point) -> bool:
+        try:
+            return all(rel(f(point)) for f, rel in when)      # exact rationals (compiled, FLINT)
+        except ZeroDivisionError:
+            return False
+
     for point in random_domain_points(game.domain, RECHECK_POINTS, 7919 * scores[0] + scores[1] + 1):
-        subs = {symbols[k]: sp.Rational(v.numerator, v.denominator) for k, v in point.items()}
-        fired = next((profile for when, profile in rules if all(rel(e.subs(subs)) for e, rel in when)), None)
+        fired = next((profile for when, profile in rules if holds(when, point)), None)
         if fired is None:
             raise StoreError(f"{CACHE_FILE}: {name}: no stored rule fires at {dict(point)}")
-        strategies = [[Fraction(str(p.subs(subs))) for p in mix] for mix in fired]
+        try:
+            strategies = [[Fraction(p(point)) for p in mix] for mix in fired]
+        except ZeroDivisionError:
+            raise StoreError(f"{CACHE_FILE}: {name}: a stored probability is undefined at {dict(point)}") from None
         report = exact_regret(game, point, strategies)
         if not report.valid or any(r != 0 for r in report.regrets):
             raise StoreError(f"{CACHE_FILE}: {name}: the stored rule at {dict(point)} is not an equilibrium "
