@@ -190,7 +190,9 @@ def branch_witness(game: PolynomialGame, member: SolvedBranch, value: Fraction,
 
 
 #: Largest denominator of the grid of rational values of the untied free variables of an algebraic member
-#: (:func:`_algebraic_choice`), with one untied variable and with two.
+#: (:func:`_algebraic_choice`), with one untied variable and with two. With one, the multiples of 1/1000 follow
+#: (the widened ranges fix free variables at fractions of denominator 10, 100 or 1000, :data:`WIDEN_DENOMINATORS`:
+#: a pot inside such an interval has a witness among them).
 WITNESS_GRID = {0: 1, 1: 24, 2: 8}
 
 
@@ -205,10 +207,12 @@ def _algebraic_choice(game: PolynomialGame, member: SolvedBranch, v: sp.Rational
     free = list(member.branch.free)
     syms = {game.symbol(z): z for z in free}
     P = game.symbol(game.parameter_names[0])
+    from .ranges import tied_free
+
     equations = [e.subs(P, v) for e, rel in member.branch.conditions if rel == "==" and e.free_symbols & set(syms)]
-    tied = sorted({syms[s] for e in equations for s in e.free_symbols & set(syms)
-                   if sp.Poly(e, s).degree() >= 2})
-    if len(tied) != 1 or len(free) - 1 not in WITNESS_GRID:
+    tied = list(tied_free(member.branch))       # the primitive unknown (the one widening keeps free)
+    if not tied or not any(sp.Poly(e, game.symbol(tied[0])).degree() >= 2 for e in equations) or \
+            len(free) - 1 not in WITNESS_GRID:
         return None
     u = game.symbol(tied[0])
     others = [game.symbol(z) for z in free if z != tied[0]]
@@ -216,13 +220,20 @@ def _algebraic_choice(game: PolynomialGame, member: SolvedBranch, v: sp.Rational
     for e, rel in member.branch.conditions:
         num, den = sp.fraction(sp.together(e.subs(P, v)))
         conditions.append((num, den, rel, sp.lambdify([u] + others, e.subs(P, v), "math")))
-    equation = sp.Poly(next(e for e in equations if u in e.free_symbols), u, *others)
+    # the tie as a polynomial in u whose coefficients are polynomials in the others (evaluated per grid point)
+    tie = sp.Poly(next(e for e in equations if u in e.free_symbols), u)
+    coefficients = [sp.Poly(c, *others) if others else sp.Poly(c, u) for c in tie.all_coeffs()]
     limit = WITNESS_GRID[len(others)]
     simple = sorted({Fraction(n, d) for d in range(1, limit + 1) for n in range(d + 1)},
                     key=lambda q: (q.denominator, q.numerator))
+    if len(others) == 1:
+        finest = max(WIDEN_DENOMINATORS)
+        simple += sorted({Fraction(n, finest) for n in range(finest + 1)} - set(simple),
+                         key=lambda q: (q.denominator, q.numerator))
     for zs in itertools.product(simple, repeat=len(others)):
         sub = {z: sp.Rational(q.numerator, q.denominator) for z, q in zip(others, zs)}
-        g = sp.Poly(equation.as_expr().subs(sub), u, domain=sp.QQ)
+        values = list(sub.values())
+        g = sp.Poly([c(*values) if others else c.as_expr() for c in coefficients], u, domain=sp.QQ)
         if g.is_zero or g.degree() < 1:
             continue
         for factor, _ in g.factor_list()[1]:

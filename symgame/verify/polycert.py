@@ -258,8 +258,12 @@ def field_of(values: Sequence[sp.Expr]) -> "tuple[NumberField, list[sp.Poly]] | 
     minpoly = sp.Poly(minpoly.as_expr().subs(minpoly.gens[0], _T), _T, domain=sp.QQ)
     if not minpoly.is_irreducible:
         return None
-    interval = root._get_interval()
-    low, high = (Fraction(int(sp.Rational(e).p), int(sp.Rational(e).q)) for e in (interval.a, interval.b))
+    # the isolating interval computed afresh from the polynomial (a CRootOf's own interval depends on how far
+    # sympy's shared cache has refined it: the text written would depend on the process's history)
+    real = minpoly.intervals()
+    if not 0 <= root.index < len(real):
+        return None
+    low, high = (Fraction(int(sp.Rational(e).p), int(sp.Rational(e).q)) for e in real[root.index][0])
     if minpoly.eval(sp.Rational(low)) == 0 or minpoly.eval(sp.Rational(high)) == 0 or \
             minpoly.count_roots(sp.Rational(low), sp.Rational(high)) != 1:
         return None

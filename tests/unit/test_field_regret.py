@@ -103,7 +103,8 @@ def test_a_member_tied_by_a_cubic_gets_an_exact_witness_on_the_grid():
                           (PolyPlayer("A", ("a",), sp.expand(a * t)), PolyPlayer("B", ("b",), sp.expand(b * a))))
     conditions = ((u**3 - 3 * u + 2 * z, "=="), (u, ">="), (1 - u, ">="), (z, ">="), (1 - z, ">"),
                   (4 * z - t, ">"), (u - sp.Rational(1, 10), ">"))
-    member = SolvedBranch(CaseBranch("c", None, (("a", u), ("b", z)), ("a", "b"), conditions),
+    # (the primitive unknown comes last among the free variables, as fibre_branch orders them)
+    member = SolvedBranch(CaseBranch("c", None, (("a", u), ("b", z)), ("b", "a"), conditions),
                           BranchRange((), False, 0))
     for value, expected_z in ((Fraction(1), sp.Rational(1, 2)), (Fraction(3), sp.Rational(4, 5))):
         witness = branch_witness(game, member, value)
@@ -113,6 +114,6 @@ def test_a_member_tied_by_a_cubic_gets_an_exact_witness_on_the_grid():
         assert (polys[0] ** 3 - 3 * polys[0] + 2 * expected_z).rem(field.minpoly).is_zero
         assert 0.1 < float(witness["a"]) < 1
     # no grid value works when the conditions cannot hold: no witness (z3 agrees)
-    impossible = SolvedBranch(CaseBranch("c", None, (("a", u), ("b", z)), ("a", "b"),
+    impossible = SolvedBranch(CaseBranch("c", None, (("a", u), ("b", z)), ("b", "a"),
                                          conditions + ((u - 1, ">"),)), BranchRange((), False, 0))
     assert branch_witness(game, impossible, Fraction(1), timeout_ms=2000) is None
