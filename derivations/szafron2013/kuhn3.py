@@ -72,8 +72,10 @@ DOMINANCE_OPEN = ("A1_o", "K2_x")
 #: :mod:`symgame.engine.fibres`, and ranges split products of conditions into their factors; 5: more discovery
 #: pots, and the cases the lex basis finds empty solved from fibres through their numeric points, at the points'
 #: own pots where the case is empty at generic pots; ranges that cannot be derived widened through the discovery's
-#: points by linear sub-families, :func:`symgame.engine.atlas.widen_range`).
-METHOD_VERSION = 5
+#: points by linear sub-families, :func:`symgame.engine.atlas.widen_range`; 6: algebraic families kept, their
+#: witnesses found exactly on a grid of the other free frequencies and checked by exact regret in the number field
+#: of the root, :func:`symgame.verify.polycert.exact_regret_in_field`).
+METHOD_VERSION = 6
 WITNESSES_PER_INTERVAL = 3
 
 
@@ -129,10 +131,10 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
     say(f"OpenSpiel's equilibrium at P = 3 proposes {openspiel_case}")
     atlas = atlas_from_cases(game, seeds + [openspiel_case], CASE_LIMIT_SECONDS, progress=progress is not None,
                              open_cases=OPEN_CASES, limit_is_error=True, fibre_points=fibre_points, widen=True,
-                             # algebraic families are derived and proved, not kept: their ranges' cells and their
-                             # certificates (z3 over two free frequencies and P, coefficients of degree 14) ran
-                             # past minutes in a measurement of 2026-11-27
-                             algebraic=False)
+                             # algebraic families kept (since method version 6): their range cells are decided
+                             # exactly at rational pots (symgame.engine.ranges.exact_at_value), their witnesses
+                             # are checked in the number field of their primitive unknown's root
+                             algebraic=True)
     say(f"cases ({atlas.stats.solved} solved)")
     witnesses = []
     for family in atlas.families:
@@ -140,12 +142,7 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
             for iv in member.range.intervals:
                 for value in witness_pots(iv):
                     point = next((p for p in equilibria_at(_only(atlas, family, member), value)), None)
-                    witnesses.append({"family": family.ident, "case": member.branch.case, "P": str(value),
-                                      "exact_regret_zero": None if point is None else bool(point.verified),
-                                      "profile": None if point is None or point.profile is None
-                                      else {k: str(v) for k, v in point.profile.items()},
-                                      "profits": None if point is None or point.profits is None
-                                      else {k: str(v) for k, v in point.profits.items()}})
+                    witnesses.append(witness_record(family.ident, member.branch.case, value, point))
     say(f"witnesses ({len(witnesses)})")
     matches = numeric_crosscheck(atlas, list(CROSSCHECK_POTS), starts=CROSSCHECK_STARTS, seed=100)
     say(f"numeric cross-check ({len(matches)} equilibria)")
@@ -166,6 +163,40 @@ def compute_study(progress: Callable[[str, float], None] | None = None) -> dict[
         "crosscheck": [{"P": str(m.parameter), "regret": float(f"{m.regret:.3g}"), "family": m.family}
                        for m in matches],
     }
+
+
+def witness_record(ident: str, case: str, value: Fraction, point) -> dict[str, Any]:
+    """A witness as JSON: exact texts of its profile and profits (radicals as they are; a profile in a number
+    field, the witness of an algebraic family, as polynomials in ``alpha`` beside the field's minimal polynomial
+    and isolating interval, :func:`symgame.engine.algebraic.field_json`, with decimal approximations for plots).
+    ``exact_regret_zero`` is ``None`` when no witness was found or its numbers fit no one field."""
+    import sympy as sp
+
+    from symgame.engine.algebraic import element_text, field_json
+    from symgame.verify.polycert import field_of
+
+    record: dict[str, Any] = {"family": ident, "case": case, "P": str(value), "exact_regret_zero": None,
+                              "profile": None, "profits": None}
+    if point is None or point.profile is None:
+        return record
+    names = list(point.profile) + [f"profit {k}" for k in point.profits]
+    values = list(point.profile.values()) + list(point.profits.values())
+    if not any(sp.sympify(v).has(sp.CRootOf) for v in values):
+        record.update({"exact_regret_zero": bool(point.verified),
+                       "profile": {k: str(v) for k, v in point.profile.items()},
+                       "profits": {k: str(v) for k, v in point.profits.items()}})
+        return record
+    found = field_of([sp.sympify(v) for v in values])
+    if found is None:
+        return record
+    field, polys = found
+    texts = dict(zip(names, (element_text(q) for q in polys)))
+    record.update({"exact_regret_zero": bool(point.verified), "field": field_json(field),
+                   "profile": {k: texts[k] for k in point.profile},
+                   "profits": {k: texts[f"profit {k}"] for k in point.profits},
+                   "profile_approx": {k: float(f"{field.approx(q):.6g}") for k, q in zip(names, polys)
+                                      if k in point.profile}})
+    return record
 
 
 def _stage(stage: str) -> str:
@@ -268,13 +299,19 @@ def check_study(data: Any) -> None:
         P = game.symbol(game.parameter_names[0])
         witnessed = set()
         for w in data["witnesses"]:
+            if w["profile"] is None:
+                continue                # no witness found there (the member is then reported unwitnessed below)
             label = f"witness of {w['family']} at P = {w['P']}"
             value = parse_expression(w["P"], {}, sqrt=False)
+            member = members[(w["family"], w["case"])]
+            pset = profile_set(game, member)
+            if "field" in w:
+                _check_field_witness(game, pset, value, w, f"{where}: the {label}")
+                witnessed.add((w["family"], w["case"]))
+                continue
             profile = {x: parse_expression(w["profile"][x], {}, sqrt=True) for x in game.variables}
             if not exact_regret(game, profile, {"P": value}).is_nash:
                 raise StoreError(f"{where}: the {label} is not an equilibrium (exact regret)")
-            member = members[(w["family"], w["case"])]
-            pset = profile_set(game, member)
             free = {names[z]: profile[z] for z in member["free"]}
             for x, formula in pset.values:
                 if sp.expand(formula.subs(free).subs(P, value) - profile[x]) != 0:
@@ -289,6 +326,35 @@ def check_study(data: Any) -> None:
         raise
     except (KeyError, TypeError, InputError) as exc:
         raise StoreError(f"{where}: the stored study cannot be read back ({type(exc).__name__}: {exc})") from None
+
+
+def _check_field_witness(game, pset, value, w: dict[str, Any], label: str) -> None:
+    """A witness whose profile lies in a number field: the field re-checked (irreducible polynomial, one root
+    in the interval), exact regret 0 in that field, and the profile on its member's formulas (numerators and
+    denominators reduced modulo the minimal polynomial)."""
+    import sympy as sp
+
+    from symgame.engine.algebraic import _T, element_from_text, field_from_json
+    from symgame.errors import StoreError
+    from symgame.model.expr import parse_expression
+    from symgame.verify.polycert import exact_regret_in_field
+
+    def parse(text: str, names):
+        return parse_expression(text, names, stored=True)
+
+    field = field_from_json(w["field"], parse)
+    profile = {x: element_from_text(w["profile"][x], field, parse) for x in game.variables}
+    pot = sp.Poly(value, _T, domain=sp.QQ)
+    if not exact_regret_in_field(game, field, profile, {game.parameter_names[0]: pot}).is_nash:
+        raise StoreError(f"{label} is not an equilibrium (exact regret in Q(alpha))")
+    P = game.symbol(game.parameter_names[0])
+    free = {game.symbol(z): profile[z].as_expr() for z in pset.free}
+    for x, formula in pset.values:
+        numerator, denominator = (sp.Poly(e, _T, domain=sp.QQ) for e in
+                                  sp.fraction(sp.together(formula.subs(P, value).subs(free))))
+        if denominator.rem(field.minpoly).is_zero or \
+                not (numerator - profile[x] * denominator).rem(field.minpoly).is_zero:
+            raise StoreError(f"{label} is not on its member's formula for {x}")
 
 
 def _single_irrational(r: dict[str, Any]) -> bool:

@@ -45,8 +45,20 @@ QUANTIFIED_OPEN = (("IIILLIILLLLLLIIIIIIIIL---0", 10), ("LLILIIIIILULLIIIILLIIL-
 SOUNDNESS_OPEN = (("LLILIIIIILULLIIIILLIIL---0", 6),)
 #: Bumped when what the part records changes: 2 = points proved by their exact witnesses first, intervals by z3
 #: under a budget that is an error, unranged branches' nonemptiness not attempted; 3 = nonemptiness by linear
-#: sub-families where z3 gives up or is declared out of reach (QUANTIFIED_OPEN).
-METHOD_VERSION = 3
+#: sub-families where z3 gives up or is declared out of reach (QUANTIFIED_OPEN); 4 = algebraic families (a free
+#: frequency tied by an equation of degree >= 2): soundness not attempted, nonemptiness by sub-families only
+#: (z3 over the two free frequencies and P with the cubic tie ran past minutes in a measurement of 2026-11-27).
+METHOD_VERSION = 4
+
+
+def is_algebraic(pset) -> bool:
+    """Whether a member is an algebraic family: one of its conditions is an equation of degree >= 2 in a free
+    frequency (its primitive unknown, a root of that polynomial)."""
+    import sympy as sp
+
+    free = {sp.Symbol(z, real=True) for z in pset.free}
+    return any(rel == "==" and any(sp.Poly(e, z).degree() >= 2 for z in e.free_symbols & free)
+               for e, rel in pset.constraints)
 
 
 def _key(data: dict[str, Any]) -> str:
@@ -69,7 +81,7 @@ def member_sets(data: dict[str, Any]):
     P = game.symbol(game.parameter_names[0])
 
     def parse(text: str):
-        return parse_expression(text, names, sqrt=True)
+        return parse_expression(text, names, sqrt=True, stored=True)
 
     def endpoint(end: dict[str, Any]):
         if "polynomial" in end:
@@ -98,7 +110,7 @@ def profile_set(game, record: dict[str, Any]):
     names = {str(g): g for g in game.generators}
 
     def parse(text: str):
-        return parse_expression(text, names, sqrt=True)
+        return parse_expression(text, names, sqrt=True, stored=True)
 
     values = tuple((x, parse(record["values"].get(x, "0"))) for x in game.variables)
     return ProfileSet(values, tuple(record["free"]), tuple((parse(e), rel) for e, rel in record["conditions"]))
@@ -116,7 +128,8 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
     for ident, case, pset, intervals in members:
         for iv in intervals:
             start = time.perf_counter()
-            if (case, len(pset.free)) in SOUNDNESS_OPEN:
+            algebraic = is_algebraic(pset)
+            if (case, len(pset.free)) in SOUNDNESS_OPEN or algebraic:
                 sound_verdict, counterexample = "not attempted", None
             else:
                 sound = certify_best_response(game, pset, iv, TIMEOUT_MS)
@@ -133,7 +146,7 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
                 branch = CaseBranch(case, None, pset.values, pset.free, pset.constraints)
                 at = decide_at(branch, game.symbol(game.parameter_names[0]), None, iv.lower, TIMEOUT_MS)
                 verdict, method = at.name.lower(), "z3 at the point"
-            elif (case, len(pset.free)) in QUANTIFIED_OPEN:
+            elif (case, len(pset.free)) in QUANTIFIED_OPEN or algebraic:
                 verdict, method = "undecided", "not attempted"
             else:
                 nonempty = certify_nonempty(game, pset, iv, TIMEOUT_MS, quantified_ms=QUANTIFIED_MS,
@@ -235,8 +248,8 @@ def _witness_in(game, pset, value, witness: dict[str, Any]) -> bool:
     from symgame.model.expr import parse_expression
     from symgame.verify.polycert import sign_of
 
-    if parse_expression(witness["P"], {}) != value:
-        return False
+    if parse_expression(witness["P"], {}) != value or "field" in witness:
+        return False        # (a witness in a number field belongs to an algebraic family, ranged on intervals)
     point = {game.symbol(game.parameter_names[0]): sp.Rational(value.numerator, value.denominator)}
     point.update({game.symbol(z): parse_expression(witness["profile"][z], {}, sqrt=True) for z in pset.free})
     if any(not 0 <= point[game.symbol(z)] <= 1 for z in pset.free):

@@ -158,9 +158,15 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
         lines.append("")
         if m["free"]:
             lines.append("- free: " + ", ".join(m["free"]))
+        tie = _algebraic_tie(m)
+        if tie is not None:
+            lines.append(f"- {tie[0]} is a root of a polynomial of degree {tie[1]} in it (the member's equation, "
+                         f"{tie[2]:,} characters, in `families.json`; coefficients polynomials in P and the other "
+                         "free frequencies); the frequencies below are polynomials in it")
         for x, formula in m["values"].items():
             if formula != "0" and x not in m["free"]:
-                lines.append(f"- {x} = {formula}")
+                lines.append(f"- {x} = {formula}" if len(formula) <= FORMULA_SHOWN else
+                             f"- {x}: a formula of {len(formula):,} characters (in `families.json`)")
         lines.append("")
     lines += ["## Whole-interval certificates", "",
               "Read back from `families.json` and proved for every P of each interval (z3): *sound* -- every profile "
@@ -192,6 +198,9 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
         verdict = {True: "regret 0", False: "REGRET > 0", None: "no witness found"}[w["exact_regret_zero"]]
         profits = "" if w["profits"] is None else "; profits " + ", ".join(
             f"{k}: {v}" for k, v in w["profits"].items())
+        if "field" in w:
+            profits += (f" (alpha the root of {w['field']['polynomial']} in ({', '.join(w['field']['isolating_interval'])}),"
+                        f" about {w['field']['approx']}: the profile lies in Q(alpha), its regret is decided there)")
         lines.append(f"- {w['family']} at P = {w['P']}: {verdict}{profits}")
     lines += ["", "## Standard pot P = 3", ""]
     at3 = [(f, m) for f, m in members if any(_contains(r, 3) for r in m["ranges"])]
@@ -201,7 +210,7 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
     lines += ["", "## Independent numeric search", "",
               f"A second logit search, other priors, at P = {', '.join(sorted({c['P'] for c in cross}, key=_num))}: "
               f"{len(cross)} numeric equilibria, {len(cross) - len(outside)} lie in a derived family "
-              f"valid there; {len(outside)} do not"
+              f"valid there; {len(outside)} {'does' if len(outside) == 1 else 'do'} not"
               + (" (at P = " + ", ".join(sorted({c['P'] for c in outside}, key=_num)) + ")." if outside else ".")]
     timed_out = sum(s == "open" for s in disc["cases"].values())
     unranged_pots = sorted({c["P"] for c in outside if any(c["P"] in u["holds_at"]
@@ -313,7 +322,32 @@ def _formula(text: str, names: dict[str, sp.Expr]) -> sp.Expr:
     """A member's formula or range end, read back with the restricted parser (never ``sympify``)."""
     from symgame.model.expr import parse_expression
 
-    return parse_expression(text, names, sqrt=True)
+    return parse_expression(text, names, sqrt=True, stored=True)
+
+
+#: Formulas longer than this are named, not printed, in the summary and the cheat sheet (an algebraic family's
+#: coefficients are rational functions of high degree; `families.json` holds them whole).
+FORMULA_SHOWN = 600
+
+
+def _algebraic_tie(m: dict[str, Any]) -> tuple[str, int, int] | None:
+    """``(frequency, degree, length of the equation's text)`` when a member's condition is an equation of degree
+    >= 2 in one of its free frequencies (an algebraic family), else ``None``."""
+    from symgame.errors import InputError
+
+    names = {z: sp.Symbol(z, real=True) for z in m["free"]}
+    for text, rel in m["conditions"]:
+        if rel != "==" or not any(z in text for z in m["free"]):
+            continue
+        try:
+            expr = _formula(text, {**names, "P": _P})
+        except InputError:          # a condition over other names is no tie of the free frequencies
+            continue
+        # the primitive unknown is the last free frequency of the equation (symgame.engine.ranges.tied_free)
+        z = next((z for z in reversed(m["free"]) if expr.has(names[z])), None)
+        if z is not None and sp.Poly(expr, names[z]).degree() >= 2:
+            return z, int(sp.Poly(expr, names[z]).degree()), len(text)
+    return None
 
 
 def _is_point(m: dict[str, Any]) -> bool:
@@ -350,8 +384,12 @@ def cheatsheet_tex(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]
     families = []
     for f in data["families"]:
         for m in f["members"]:
-            formulas = [f"${sp.latex(names[x])} = {sp.latex(_formula(v, names))}$"
+            formulas = [f"${sp.latex(names[x])} = {sp.latex(_formula(v, names))}$" if len(v) <= FORMULA_SHOWN
+                        else f"${sp.latex(names[x])}$ (a formula of {len(v):,} characters)"
                         for x, v in m["values"].items() if v != "0" and x not in m["free"]]
+            tie = _algebraic_tie(m)
+            if tie is not None:
+                formulas.insert(0, f"${sp.latex(names[tie[0]])}$ a root of a polynomial of degree {tie[1]} in it")
             families.append({
                 "ident": f["id"], "case": escape(m["case"]),
                 "ranges": "; ".join(f"${_range_latex(r, names)}$" for r in m["ranges"]),
@@ -427,7 +465,8 @@ def plot_frequencies(data: dict[str, Any], path: Path) -> Path:
                     xs = [a + (b - a) * j / 80 for j in range(81)]
                     ax.plot(xs, [float(fn(v)) for v in xs], color=colour, lw=1.3, label=ident)
             else:
-                pts = [(_num(w["P"]), _num(w["profile"][x])) for w in witnesses
+                pts = [(_num(w["P"]), w["profile_approx"][x] if "field" in w else _num(w["profile"][x]))
+                       for w in witnesses
                        if w["case"] == m["case"] and w["family"] == ident and w["profile"]]
                 ax.plot([p for p, _ in pts], [v for _, v in pts], "o", mfc="none", color=colour, ms=4, label=ident)
         ax.set_title(x, fontsize=8)

@@ -54,11 +54,13 @@ def test_every_family_is_certified_on_its_whole_range(data):
         certs = certificates(KUHN3, data)["members"]
     ranges = sum(len(m["ranges"]) for f in data["families"] for m in f["members"])
     assert len(certs) == ranges
-    from derivations.szafron2013.kuhn3_certify import SOUNDNESS_OPEN
+    from derivations.szafron2013.kuhn3_certify import SOUNDNESS_OPEN, is_algebraic, member_sets
 
-    assert all(c["sound"] == "true" or (c["sound"] == "not attempted" and (c["case"], len(next(
-        m for f in data["families"] for m in f["members"] if f["id"] == c["family"])["free"])) in SOUNDNESS_OPEN)
-        for c in certs), certs
+    # (soundness is not attempted for the algebraic families: z3 with the cubic tie ran past minutes)
+    algebraic = {(ident, case) for ident, case, pset, _ in member_sets(data)[1] if is_algebraic(pset)}
+    assert all(c["sound"] == "true" or (c["sound"] == "not attempted" and ((c["case"], len(next(
+        m for f in data["families"] for m in f["members"] if f["id"] == c["family"])["free"])) in SOUNDNESS_OPEN
+        or (c["family"], c["case"]) in algebraic)) for c in certs), certs
     # nonempty on the whole interval, or (a member whose range derivation is flagged incomplete, so that its
     # interval is only where the cells' samples hold) on the part that linear sub-families prove
     # (and undecided only where z3's quantified query is declared out of reach and no rational pot lies inside)
@@ -192,7 +194,7 @@ def test_the_witness_profiles_recomputed_here_have_exact_regret_zero(data):
     game = reduced_game(data["dominance"]["fixed"])
     members = {(f["id"], m["case"]): m for f in data["families"] for m in f["members"]}
     P = sp.Symbol("P", real=True)
-    for w in data["witnesses"][::3]:
+    for w in [w for w in data["witnesses"] if "field" not in w][::3]:      # (in a number field: test below)
         value = sp.Rational(w["P"])
         profile = {x: sp.Rational(v) if "sqrt" not in v else sp.sympify(v) for x, v in w["profile"].items()}
         assert exact_regret(game, profile, {"P": value}).is_nash
@@ -297,13 +299,49 @@ def test_a_member_whose_range_was_one_pot_is_widened_and_holds_the_held_out_equi
     assert all(c["family"] for c in data["crosscheck"] if c["P"] == "33/10")
 
 
-def test_the_cubic_cases_are_proved_as_algebraic_families_and_reported(data):
-    """The two cases with A1_o free and fibres of three points are derived as algebraic families (a primitive
-    frequency, its minimal polynomial, the others polynomials in it, proved) and reported, not kept."""
-    fibres = data["discovery"]["fibres"]
-    for case in ("LIILILLIILULLILLIIIIIL00-0", "LLILILLIILULLILLIIIIIL00-0"):
-        assert not fibres[case]["components"]
-        assert any("proved as an algebraic family" in reason for reason in fibres[case]["not_solved"]), fibres[case]
+def test_the_cubic_cases_are_kept_as_algebraic_families_with_exact_witnesses_in_their_fields(data):
+    """The cases with A1_o free and fibres of three points are algebraic families (J2_x a root of a cubic whose
+    coefficients are polynomials in P and A1_o, the others polynomials in it, proved), kept on the intervals proved
+    through sub-families. Each witness lies in the number field of its root: recomputed here by exact regret in
+    that field (the field re-read and re-checked), on its member's formulas; a forged field or profile is refused."""
+    from derivations.szafron2013.kuhn3 import _check_field_witness, check_study
+    from derivations.szafron2013.kuhn3_certify import is_algebraic, profile_set
+    from symgame.engine.algebraic import _T, element_from_text, field_from_json
+    from symgame.errors import StoreError
+    from symgame.model.expr import parse_expression
+    from symgame.verify.polycert import exact_regret_in_field
+
+    game = reduced_game(data["dominance"]["fixed"])
+    members = {(f["id"], m["case"]): m for f in data["families"] for m in f["members"]}
+    algebraic = {key for key, m in members.items() if is_algebraic(profile_set(game, m))}
+    assert "LIILILLIILULLILLIIIIIL00-0" in {case for _, case in algebraic}
+    witnesses = [w for w in data["witnesses"] if (w["family"], w["case"]) in algebraic]
+    assert witnesses and all("field" in w and w["exact_regret_zero"] for w in witnesses)
+
+    def parse(text, names):
+        return parse_expression(text, names, stored=True)
+
+    for w in witnesses:
+        field = field_from_json(w["field"], parse)
+        assert field.degree == 3
+        profile = {x: element_from_text(w["profile"][x], field, parse) for x in game.variables}
+        pot = sp.Poly(sp.Rational(w["P"]), _T, domain=sp.QQ)
+        report = exact_regret_in_field(game, field, profile, {"P": pot})
+        assert report.is_nash and report.signs == (0, 0, 0)      # every player indifferent among her best
+        _check_field_witness(game, profile_set(game, members[(w["family"], w["case"])]), sp.Rational(w["P"]), w,
+                             "witness")
+    forged = json.loads(json.dumps(data))
+    target = next(w for w in forged["witnesses"] if "field" in w)
+    low, high = target["field"]["isolating_interval"]
+    target["field"]["isolating_interval"] = ["-100", high]             # holds every real root of the cubic
+    with pytest.raises(StoreError, match="roots of"):
+        check_study(forged)
+    forged = json.loads(json.dumps(data))
+    target = next(w for w in forged["witnesses"] if "field" in w)
+    free = next(x for x, v in target["profile"].items() if v == "alpha")
+    target["profile"][free] = "alpha + 1/1000000"                      # moved off its root
+    with pytest.raises(StoreError, match="not an equilibrium|not on its member"):
+        check_study(forged)
 
 
 def test_the_exhaustive_search_measurement_is_current_and_rechecked(data, tmp_path):
