@@ -298,13 +298,15 @@ def check_study(data: Any) -> None:
         names = {str(g): g for g in game.generators}
         P = game.symbol(game.parameter_names[0])
         witnessed = set()
+        psets: dict[tuple[str, str], Any] = {}          # each member's formulas read once
         for w in data["witnesses"]:
             if w["profile"] is None:
                 continue                # no witness found there (the member is then reported unwitnessed below)
             label = f"witness of {w['family']} at P = {w['P']}"
             value = parse_expression(w["P"], {}, sqrt=False)
             member = members[(w["family"], w["case"])]
-            pset = profile_set(game, member)
+            key = (w["family"], w["case"])
+            pset = psets[key] = psets[key] if key in psets else profile_set(game, member)
             if "field" in w:
                 _check_field_witness(game, pset, value, w, f"{where}: the {label}")
                 witnessed.add((w["family"], w["case"]))

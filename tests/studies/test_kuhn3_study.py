@@ -321,7 +321,7 @@ def test_the_cubic_cases_are_kept_as_algebraic_families_with_exact_witnesses_in_
     def parse(text, names):
         return parse_expression(text, names, stored=True)
 
-    for w in witnesses:
+    for w in witnesses[::3]:           # (the study's own re-check, in the fixture, takes every one)
         field = field_from_json(w["field"], parse)
         assert field.degree == 3
         profile = {x: element_from_text(w["profile"][x], field, parse) for x in game.variables}
@@ -330,18 +330,17 @@ def test_the_cubic_cases_are_kept_as_algebraic_families_with_exact_witnesses_in_
         assert report.is_nash and report.signs == (0, 0, 0)      # every player indifferent among her best
         _check_field_witness(game, profile_set(game, members[(w["family"], w["case"])]), sp.Rational(w["P"]), w,
                              "witness")
-    forged = json.loads(json.dumps(data))
-    target = next(w for w in forged["witnesses"] if "field" in w)
+    # forged records (the witness alone: the check stops at it)
+    target = json.loads(json.dumps(witnesses[0]))
     low, high = target["field"]["isolating_interval"]
     target["field"]["isolating_interval"] = ["-100", high]             # holds every real root of the cubic
     with pytest.raises(StoreError, match="roots of"):
-        check_study(forged)
-    forged = json.loads(json.dumps(data))
-    target = next(w for w in forged["witnesses"] if "field" in w)
+        check_study(dict(data, witnesses=[target]))
+    target = json.loads(json.dumps(witnesses[0]))
     free = next(x for x, v in target["profile"].items() if v == "alpha")
     target["profile"][free] = "alpha + 1/1000000"                      # moved off its root
     with pytest.raises(StoreError, match="not an equilibrium|not on its member"):
-        check_study(forged)
+        check_study(dict(data, witnesses=[target]))
 
 
 def test_the_exhaustive_search_measurement_is_current_and_rechecked(data, tmp_path):
