@@ -306,7 +306,9 @@ def check_study(data: Any) -> None:
             value = parse_expression(w["P"], {}, sqrt=False)
             member = members[(w["family"], w["case"])]
             key = (w["family"], w["case"])
-            pset = psets[key] = psets[key] if key in psets else profile_set(game, member)
+            if key not in psets:
+                psets[key] = profile_set(game, member)
+            pset = psets[key]
             if "field" in w:
                 _check_field_witness(game, pset, value, w, f"{where}: the {label}")
                 witnessed.add((w["family"], w["case"]))

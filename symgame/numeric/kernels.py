@@ -79,19 +79,8 @@ def _lemke_howson_kernels(a: list[list], limit: int) -> list[Kernel]:
                            if sum((fractions[i][j] * x[i] for i in range(n_rows)), Fraction(0)) == value])
     rows_used = {i for i in range(n_rows) if x[i] > 0}
     cols_used = {j for j in range(n_cols) if y[j] > 0}
-    out: list[Kernel] = []
-    examined = 0
-    for size in range(max(len(rows_used), len(cols_used)), min(len(rows_tight), len(cols_tight)) + 1):
-        for rows in _supersets(rows_used, rows_tight, size):
-            for cols in _supersets(cols_used, cols_tight, size):
-                examined += 1
-                if examined > MAX_EXACT_CANDIDATES:
-                    return out
-                if _exact_kernel(a, rows, cols):
-                    out.append((rows, cols))
-                    if len(out) >= limit:
-                        return out
-    return out
+    return list(_square_candidates(rows_used, cols_used, rows_tight, cols_tight, limit, MAX_EXACT_CANDIDATES,
+                                   lambda rows, cols: _exact_kernel(a, rows, cols)))
 
 
 def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, examine: int, accept):
@@ -105,6 +94,13 @@ def _lp_candidates(a: np.ndarray, tol: float, scale: float, limit: int, examine:
     cols_tight = np.flatnonzero(x @ a <= v + tol * scale)
     rows_used = set(np.flatnonzero(x > tol).tolist())
     cols_used = set(np.flatnonzero(y > tol).tolist())
+    yield from _square_candidates(rows_used, cols_used, rows_tight, cols_tight, limit, examine, accept)
+
+
+def _square_candidates(rows_used: set[int], cols_used: set[int], rows_tight, cols_tight, limit: int,
+                       examine: int, accept):
+    """Square pairs ``(I, J)`` with ``used <= I <= tight`` on each side, smallest first, that ``accept`` takes:
+    at most ``limit`` of them, after examining at most ``examine`` pairs."""
     found = examined = 0
     for size in range(1, min(len(rows_tight), len(cols_tight)) + 1):
         for rows in _supersets(rows_used, rows_tight, size):
