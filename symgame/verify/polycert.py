@@ -153,6 +153,43 @@ def _payoff_terms(game: PolynomialGame) -> tuple[tuple[tuple[tuple[int, ...], Fr
     return tuple(out)
 
 
+def _own_payoffs(game: PolynomialGame, point: Sequence, one, multiply):
+    """For each player, her payoff at ``point`` and at every vertex of her own box: the payoff restricted to her
+    own variables (the others' values multiplied in), then summed per vertex. ``point`` holds the values of
+    ``game.variables`` then ``game.parameter_names``; ``one(coefficient)`` makes a coefficient a value and
+    ``multiply(value, i, e)`` multiplies a value by the ``e``-th power of ``point[i]`` (in any exact arithmetic
+    with ``+``: rationals, or polynomials reduced modulo a minimal polynomial)."""
+    names = list(game.variables) + list(game.parameter_names)
+    zero = one(Fraction(0))
+    for player, terms in zip(game.players, _payoff_terms(game)):
+        own = [names.index(v) for v in player.variables]
+        own_set = set(own)
+        restricted: dict = {}                          # monomials in own variables -> coefficient
+        base = zero
+        for monomial, coefficient in terms:
+            value = one(coefficient)
+            for i, e in enumerate(monomial):
+                if e and i not in own_set:
+                    value = multiply(value, i, e)
+            if value == zero:
+                continue
+            key = tuple(monomial[i] for i in own)
+            restricted[key] = restricted.get(key, zero) + value
+            own_value = value
+            for i in own:
+                if monomial[i]:
+                    own_value = multiply(own_value, i, monomial[i])
+            base = base + own_value
+        vertices = []
+        for vertex in itertools.product((0, 1), repeat=len(own)):
+            total = zero
+            for key, c in restricted.items():
+                if all(v or not e for v, e in zip(vertex, key)):
+                    total = total + c
+            vertices.append(total)
+        yield base, vertices
+
+
 def _rational_regret(game: PolynomialGame, values: Mapping[str, Fraction]) -> ExactRegret:
     """:func:`exact_regret` when every value is rational: the payoffs are restricted to each player's own
     variables in exact rational arithmetic and evaluated at every vertex of her box (same gains, ~100x faster
@@ -161,32 +198,8 @@ def _rational_regret(game: PolynomialGame, values: Mapping[str, Fraction]) -> Ex
     point = [values[n] for n in names]
     in_box = all(0 <= values[x] <= 1 for x in game.variables)
     gains = []
-    for player, terms in zip(game.players, _payoff_terms(game)):
-        own = [names.index(v) for v in player.variables]
-        own_set = set(own)
-        restricted: dict[tuple[int, ...], Fraction] = {}      # monomials in own variables -> coefficient
-        base = Fraction(0)
-        for monomial, coefficient in terms:
-            value = coefficient
-            for i, e in enumerate(monomial):
-                if e and i not in own_set:
-                    value *= point[i] ** e
-            if value == 0:
-                continue
-            key = tuple(monomial[i] for i in own)
-            restricted[key] = restricted.get(key, Fraction(0)) + value
-            own_value = value
-            for i in own:
-                if monomial[i]:
-                    own_value *= point[i] ** monomial[i]
-            base += own_value
-        best = None
-        for vertex in itertools.product((0, 1), repeat=len(own)):
-            total = sum((c for key, c in restricted.items() if all(v or not e for v, e in zip(vertex, key))),
-                        Fraction(0))
-            best = total if best is None or total > best else best
-        assert best is not None
-        gain = best - base
+    for base, vertices in _own_payoffs(game, point, lambda c: c, lambda value, i, e: value * point[i] ** e):
+        gain = max(vertices) - base
         gains.append(sp.Rational(gain.numerator, gain.denominator))
     return ExactRegret(tuple(gains), in_box)
 
@@ -350,45 +363,24 @@ def exact_regret_in_field(game: PolynomialGame, field: "NumberField", profile: M
 
     names = list(game.variables) + list(game.parameter_names)
     point = [to_flint(profile[n]) if n in profile else to_flint(params[n]) for n in names]
-    zero = flint.fmpq_poly([0])
     in_box = all(field.sign(to_sympy(point[names.index(x)])) >= 0 and
                  field.sign(to_sympy(flint.fmpq_poly([1]) - point[names.index(x)])) >= 0 for x in game.variables)
     powers: dict[tuple[int, int], "flint.fmpq_poly"] = {}
 
-    def power(i: int, e: int) -> "flint.fmpq_poly":
+    def multiply(value: "flint.fmpq_poly", i: int, e: int) -> "flint.fmpq_poly":
         if (i, e) not in powers:
             powers[(i, e)] = (point[i] ** e) % modulus
-        return powers[(i, e)]
+        return (value * powers[(i, e)]) % modulus
+
+    def one(c: Fraction) -> "flint.fmpq_poly":
+        return flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator)])
 
     gains, signs = [], []
-    for player, terms in zip(game.players, _payoff_terms(game)):
-        own = [names.index(v) for v in player.variables]
-        own_set = set(own)
-        restricted: dict[tuple[int, ...], "flint.fmpq_poly"] = {}
-        base = zero
-        for monomial, coefficient in terms:
-            value = flint.fmpq_poly([flint.fmpq(coefficient.numerator, coefficient.denominator)])
-            for i, e in enumerate(monomial):
-                if e and i not in own_set:
-                    value = (value * power(i, e)) % modulus
-            if value.is_zero():
-                continue
-            key = tuple(monomial[i] for i in own)
-            restricted[key] = restricted.get(key, zero) + value
-            own_value = value
-            for i in own:
-                if monomial[i]:
-                    own_value = (own_value * power(i, monomial[i])) % modulus
-            base = base + own_value
-        best: "flint.fmpq_poly | None" = None
-        for vertex in itertools.product((0, 1), repeat=len(own)):
-            total = zero
-            for key, c in restricted.items():
-                if all(v or not e for v, e in zip(vertex, key)):
-                    total = total + c
-            if best is None or (total != best and field.sign(to_sympy(total - best)) > 0):
+    for base, vertices in _own_payoffs(game, point, one, multiply):
+        best = vertices[0]
+        for total in vertices[1:]:
+            if total != best and field.sign(to_sympy(total - best)) > 0:
                 best = total
-        assert best is not None
         gain = to_sympy(best - base)
         gains.append(Algebraic(field, gain).expr())
         signs.append(field.sign(gain))
