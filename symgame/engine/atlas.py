@@ -175,13 +175,13 @@ def branch_witness(game: PolynomialGame, member: SolvedBranch, value: Fraction,
     values = {x: sp.radsimp(sp.sympify(e).subs(P, v)) for x, e in member.branch.values}
     free = list(member.branch.free)
     if free:
-        enc = Z3Encoder()
-        formulas = []
-        for expr, rel in member.branch.conditions:
-            e = expr.subs(P, v)
-            if not e.is_number:
-                formulas.append(enc.condition(e, rel))
-        chosen = _algebraic_choice(game, member, v) or model_values(formulas, enc, free, timeout_ms)
+        chosen = _algebraic_choice(game, member, v)
+        if chosen is None:                  # not an algebraic member (or no grid point): a point of z3's
+            enc = Z3Encoder()
+            formulas = [enc.condition(e, rel) for e, rel in ((expr.subs(P, v), rel)
+                                                           for expr, rel in member.branch.conditions)
+                        if not e.is_number]
+            chosen = model_values(formulas, enc, free, timeout_ms)
         if chosen is None:
             return None
         subs = {game.symbol(z): chosen[z] for z in free}
