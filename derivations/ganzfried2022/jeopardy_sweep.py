@@ -98,12 +98,9 @@ def check_pair(data: Any) -> None:
     """
     from fractions import Fraction
 
-    import sympy as sp
-
     from symgame.errors import InputError, StoreError
     from symgame.games import jeopardy
-    from symgame.model.expr import compile_exact
-    from symgame.model.exprtree import from_tree
+    from symgame.model.exprtree import compile_tree
     from symgame.verify.crosscheck import random_domain_points
     from symgame.verify.regret import exact_regret
 
@@ -114,24 +111,35 @@ def check_pair(data: Any) -> None:
     if "error" in data:
         return                                   # a recorded failure carries no result to check
     game = jeopardy.build_game(scores[0], scores[1])
-    symbols = {p.name: sp.Symbol(p.name) for p in game.domain.parameters}
+    names = {p.name for p in game.domain.parameters}
     relations = {">=": lambda v: v >= 0, ">": lambda v: v > 0, "==": lambda v: v == 0, "<=": lambda v: v <= 0,
                  "<": lambda v: v < 0, "!=": lambda v: v != 0}
-    try:
-        rules = []
-        for rule in data["pdl"]:
-            when = [(compile_exact(from_tree(a["expr"], symbols)), relations[a["rel"]])
-                    for a in rule["machine"]["when"]]
-            profile = []
-            for player in game.players:
-                given = rule["machine"]["profile"][player.name]
-                if not set(given) <= set(player.actions):
-                    raise StoreError(f"{CACHE_FILE}: {name}: unknown action in a stored profile")
-                profile.append([compile_exact(from_tree(given[a], symbols) if a in given else sp.Integer(0))
-                                for a in player.actions])
-            rules.append((when, profile))
-    except (KeyError, TypeError, InputError) as exc:
-        raise StoreError(f"{CACHE_FILE}: {name}: the stored decision list cannot be read back ({exc})") from None
+    def read(what: str, compile_):
+        try:
+            return compile_()
+        except (KeyError, TypeError, InputError) as exc:
+            raise StoreError(f"{CACHE_FILE}: {name}: the stored decision list cannot be read back "
+                             f"({what}: {exc})") from None
+
+    def conditions(rule):
+        return [(compile_tree(a["expr"], names), relations[a["rel"]]) for a in rule["machine"]["when"]]
+
+    def profile(rule):
+        mixes = []
+        for player in game.players:
+            given = rule["machine"]["profile"][player.name]
+            if not set(given) <= set(player.actions):
+                raise StoreError(f"{CACHE_FILE}: {name}: unknown action in a stored profile")
+            mixes.append([compile_tree(given[a] if a in given else ["num", "0"], names) for a in player.actions])
+        return mixes
+
+    stored = data.get("pdl")
+    if not isinstance(stored, list):
+        raise StoreError(f"{CACHE_FILE}: {name}: the stored decision list cannot be read back (no rules)")
+    # every rule's conditions are read back; a profile when its rule fires (they are most of the bytes)
+    rules = [read("conditions", lambda rule=rule: conditions(rule)) for rule in stored]
+    profiles: dict[int, list] = {}
+
     def holds(when, point) -> bool:
         try:
             return all(rel(f(point)) for f, rel in when)      # exact rationals (compiled, FLINT)
@@ -139,9 +147,12 @@ def check_pair(data: Any) -> None:
             return False
 
     for point in random_domain_points(game.domain, RECHECK_POINTS, 7919 * scores[0] + scores[1] + 1):
-        fired = next((profile for when, profile in rules if holds(when, point)), None)
-        if fired is None:
+        index = next((i for i, when in enumerate(rules) if holds(when, point)), None)
+        if index is None:
             raise StoreError(f"{CACHE_FILE}: {name}: no stored rule fires at {dict(point)}")
+        if index not in profiles:
+            profiles[index] = read("profile", lambda: profile(stored[index]))
+        fired = profiles[index]
         try:
             strategies = [[Fraction(p(point)) for p in mix] for mix in fired]
         except ZeroDivisionError:

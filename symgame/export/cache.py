@@ -389,6 +389,32 @@ class StudyCache:
         self.entries[part] = other.entries[part]
 
 
+#: Stored records this process has re-verified: (part, key, check, SHA-256 of the record's canonical JSON).
+#: The same bytes under the same key, read again by the same check (a test session reads a committed study in
+#: a fixture and again while rendering it), are not re-verified twice; a record that differs in one character
+#: has another digest and is checked. Only passed checks are recorded; nothing is kept across processes.
+_VERIFIED: set[tuple[str, str, str, str]] = set()
+
+
+def _check_name(check: Callable[[Any], None]) -> str | None:
+    """A plain function's module and qualified name with the values its closure captured and its defaults
+    (``lambda d: f(d, x)``); None (never treated as seen) for anything else or values with no JSON form."""
+    import types
+
+    if not isinstance(check, types.FunctionType):
+        return None
+    try:
+        captured = [_digest(cell.cell_contents) for cell in check.__closure__ or ()]
+        captured.append(_digest(list(check.__defaults__ or ())))
+    except (TypeError, ValueError):
+        return None
+    return ":".join([check.__module__, check.__qualname__, *captured])
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 def cached(cache: StudyCache | None, part: str, key: str, compute: Callable[[], Any], *, recompute: bool = False,
            check: Callable[[Any], None] | None = None, save: bool = True) -> Any:
     """The one load/compute/store step of every study: reuse ``part`` under ``key`` or compute and store it.
@@ -408,7 +434,8 @@ def cached(cache: StudyCache | None, part: str, key: str, compute: Callable[[], 
     check : callable, optional
         ``check(data)`` re-verifies a stored result before it is used (the cheap half of its certificate)
         and raises :class:`~symgame.errors.StoreError` when it does not hold; it is not applied to a fresh
-        computation.
+        computation, nor again to a record this process has already verified (the same part, key, check
+        and canonical JSON).
     save : bool
         Write the cache after a computation.
 
@@ -435,7 +462,12 @@ def cached(cache: StudyCache | None, part: str, key: str, compute: Callable[[], 
     data = None if cache is None or recompute else cache.get(part, key)
     if data is not None:
         if check is not None:
-            check(data)
+            name = _check_name(check)
+            seen = (part, str(key), name, _digest(data)) if name is not None else None
+            if seen is None or seen not in _VERIFIED:
+                check(data)
+                if seen is not None:
+                    _VERIFIED.add(seen)
         return data
     data = compute()
     if cache is not None:

@@ -290,6 +290,13 @@ class ExactFunction:
     def __init__(self, expr: sp.Expr):
         self.raw: RawFunction = _compile(expr)
 
+    @classmethod
+    def from_raw(cls, raw: RawFunction) -> "ExactFunction":
+        """Wrap an evaluator on ``fmpq`` values built elsewhere (:func:`~symgame.model.exprtree.compile_tree`)."""
+        function = cls.__new__(cls)
+        function.raw = raw
+        return function
+
     def __call__(self, point: Mapping[str, Fraction]) -> Fraction:
         return to_fraction(self.raw(raw_point(point)))
 
@@ -310,33 +317,52 @@ def compile_exact(expr: sp.Expr) -> ExactFunction:
 
 def _compile(expr: sp.Expr) -> RawFunction:
     if expr.is_Rational:
-        value = fmpq(int(expr.p), int(expr.q))
-        return lambda point: value
+        return constant_function(fmpq(int(expr.p), int(expr.q)))
     if expr.is_Symbol:
-        name = expr.name
-        return lambda point: point[name]
+        return parameter_function(expr.name)
     if expr.is_Add:
-        parts = [_compile(a) for a in expr.args]
-
-        def total(point: Mapping[str, fmpq]) -> fmpq:
-            result = fmpq(0)
-            for f in parts:
-                result += f(point)
-            return result
-
-        return total
+        return sum_function([_compile(a) for a in expr.args])
     if expr.is_Mul:
-        parts = [_compile(a) for a in expr.args]
-
-        def product(point: Mapping[str, fmpq]) -> fmpq:
-            result = fmpq(1)
-            for f in parts:
-                result *= f(point)
-            return result
-
-        return product
+        return product_function([_compile(a) for a in expr.args])
     if expr.is_Pow and expr.exp.is_Integer:
-        base = _compile(expr.base)
-        exponent = int(expr.exp)
-        return lambda point: base(point) ** exponent
+        return power_function(_compile(expr.base), int(expr.exp))
     raise TypeError(f"not a rational expression: {expr}")
+
+
+# --- the evaluators compiled functions are made of (also built from JSON trees: symgame.model.exprtree) ----------
+
+def constant_function(value: fmpq) -> RawFunction:
+    """The constant ``value``."""
+    return lambda point: value
+
+
+def parameter_function(name: str) -> RawFunction:
+    """The value of parameter ``name`` at the point."""
+    return lambda point: point[name]
+
+
+def sum_function(parts: list[RawFunction]) -> RawFunction:
+    """The sum of ``parts`` (exact, python-flint)."""
+    def total(point: Mapping[str, fmpq]) -> fmpq:
+        result = fmpq(0)
+        for f in parts:
+            result += f(point)
+        return result
+
+    return total
+
+
+def product_function(parts: list[RawFunction]) -> RawFunction:
+    """The product of ``parts``."""
+    def product(point: Mapping[str, fmpq]) -> fmpq:
+        result = fmpq(1)
+        for f in parts:
+            result *= f(point)
+        return result
+
+    return product
+
+
+def power_function(base: RawFunction, exponent: int) -> RawFunction:
+    """``base ** exponent`` (a negative exponent divides: ``ZeroDivisionError`` where ``base`` vanishes)."""
+    return lambda point: base(point) ** exponent

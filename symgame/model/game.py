@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import sympy as sp
 
 from .expr import compile_exact, raw_point, to_fraction
 from .markup import MarkdownDisplay
 from .region import Domain
+
+if TYPE_CHECKING:
+    from flint import fmpq, fmpq_mat
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,85 @@ class NormalFormGame(MarkdownDisplay):
         return [[[f.raw(point) for f in row] for row in matrix] for matrix in self._exact_entries]
 
     @cached_property
+    def _payoff_terms(self) -> list[list[tuple[tuple[int, ...], "fmpq_mat"]]] | None:
+        """Each player's matrix as a sum of constant python-flint matrices times monomials of the parameters,
+        ``[[(exponents, fmpq_mat), ...], ...]`` (the second player's transposed: her actions are the columns);
+        None when an entry is not a polynomial over Q in them."""
+        from flint import fmpq, fmpq_mat
+
+        symbols = self.domain.symbols
+        gens = [symbols[n] for n in self.domain.names]
+        players: list[list[tuple[tuple[int, ...], fmpq_mat]]] = []
+        for m in self.payoffs:
+            rows, cols = m.shape
+            parts: dict[tuple[int, ...], list] = {}
+            for i in range(rows):
+                for j in range(cols):
+                    expr = sp.expand(m[i, j])
+                    if gens:
+                        try:
+                            poly = sp.Poly(expr, *gens)
+                        except sp.PolynomialError:
+                            return None
+                        if poly.domain not in (sp.ZZ, sp.QQ):
+                            return None
+                        terms = poly.terms()
+                    elif expr.is_Rational:
+                        terms = [((), expr)]
+                    else:
+                        return None
+                    for monomial, coefficient in terms:
+                        q = sp.Rational(coefficient)
+                        parts.setdefault(monomial, [fmpq(0)] * (rows * cols))[i * cols + j] = fmpq(int(q.p), int(q.q))
+            matrices = [(monomial, fmpq_mat(rows, cols, values)) for monomial, values in sorted(parts.items())]
+            players.append(matrices if not players else [(mono, matrix.transpose()) for mono, matrix in matrices])
+        return players
+
+    def entry_values_raw(self, point: Mapping[str, "fmpq"], strategies: Sequence[Sequence["fmpq"]]) -> list[list]:
+        """:meth:`action_values_raw` as the definition reads: every entry at the point, then weighted sums."""
+        from flint import fmpq
+
+        rows, cols = self.shape
+        x = strategies[0]
+        y = strategies[1] if len(self.players) == 2 else [fmpq(1)]
+        matrices = self.payoffs_at_raw(point)
+        out = [[weighted_sum(matrices[0][i], y) for i in range(rows)]]
+        if len(self.players) == 2:
+            out.append([weighted_sum([matrices[1][i][j] for i in range(rows)], x) for j in range(cols)])
+        return out
+
+    def action_values_raw(self, point: Mapping[str, "fmpq"], strategies: Sequence[Sequence["fmpq"]]) -> list[list]:
+        """Each player's payoff from each of her pure actions against the others' ``strategies`` (``fmpq``
+        values at a raw point, as :meth:`payoffs_at_raw`): matrix products in python-flint when the payoffs are
+        polynomials in the parameters, sums of the compiled entries otherwise; exact either way."""
+        from flint import fmpq, fmpq_mat
+
+        terms = self._payoff_terms
+        if terms is None:
+            return self.entry_values_raw(point, strategies)
+        rows, cols = self.shape
+        x = strategies[0]
+        y = strategies[1] if len(self.players) == 2 else [fmpq(1)]
+        names = self.domain.names
+        values = [point[n] for n in names]
+
+        def at(parts, vector, size):
+            total = fmpq_mat(size, 1)
+            for monomial, matrix in parts:
+                weight = fmpq(1)
+                for v, e in zip(values, monomial):
+                    if e:
+                        weight *= v ** e
+                product = matrix * vector
+                total += product if weight == 1 else product * weight
+            return list(total.entries())
+
+        out = [at(terms[0], fmpq_mat(cols, 1, list(y)), rows)]
+        if len(self.players) == 2:
+            out.append(at(terms[1], fmpq_mat(rows, 1, list(x)), cols))      # (player 2's matrices transposed)
+        return out
+
+    @cached_property
     def _numeric_matrices(self):
         symbols = [sp.Symbol(n, real=True) for n in self.domain.names]
         return [sp.lambdify(symbols, sp.Matrix(m), "numpy") for m in self.payoffs]
@@ -185,3 +267,20 @@ class NormalFormGame(MarkdownDisplay):
 
         args = [float(point[n]) for n in self.domain.names]
         return [np.array(f(*args), dtype=float) for f in self._numeric_matrices]
+
+
+
+def weighted_sum(values: Sequence["fmpq"], weights: Sequence["fmpq"]) -> "fmpq":
+    """``sum(v * w)`` over python-flint ``fmpq`` values, skipping zero weights (exact).
+
+    >>> from flint import fmpq
+    >>> weighted_sum([fmpq(1, 2), fmpq(3)], [fmpq(1, 3), fmpq(0)])
+    1/6
+    """
+    from flint import fmpq
+
+    total = fmpq(0)
+    for v, w in zip(values, weights):
+        if w != 0:
+            total += v * w
+    return total

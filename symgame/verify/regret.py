@@ -10,10 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from flint import fmpq
-
 from ..model.expr import raw_point, to_fmpq, to_fraction
-from ..model.game import NormalFormGame
+from ..model.game import NormalFormGame, weighted_sum
 
 
 @dataclass(frozen=True)
@@ -40,22 +38,7 @@ def expected_payoffs(game: NormalFormGame, point: Mapping[str, Fraction],
 
 
 def _action_payoffs_raw(game: NormalFormGame, point, strategies) -> list[list]:
-    matrices = game.payoffs_at_raw(point)
-    x = strategies[0]
-    y = strategies[1] if len(strategies) == 2 else [fmpq(1)]
-    rows, cols = game.shape
-    out = [[_dot([matrices[0][i][j] for j in range(cols)], y) for i in range(rows)]]
-    if len(game.players) == 2:
-        out.append([_dot([matrices[1][i][j] for i in range(rows)], x) for j in range(cols)])
-    return out
-
-
-def _dot(values, weights):
-    total = fmpq(0)
-    for v, w in zip(values, weights):
-        if w != 0:
-            total += v * w
-    return total
+    return game.action_values_raw(point, strategies)
 
 
 def exact_regret(game: NormalFormGame, point: Mapping[str, Fraction],
@@ -69,7 +52,7 @@ def exact_regret(game: NormalFormGame, point: Mapping[str, Fraction],
     per_action = _action_payoffs_raw(game, raw_point(point), raw_strategies)
     regrets, payoffs = [], []
     for values, strategy in zip(per_action, raw_strategies):
-        achieved = _dot(values, strategy)
+        achieved = weighted_sum(values, strategy)
         payoffs.append(to_fraction(achieved))
         regrets.append(to_fraction(max(values) - achieved))
     return RegretReport(tuple(regrets), tuple(payoffs), valid)

@@ -69,3 +69,46 @@ def test_sample_points_are_exact_and_inside():
     point = inside.rational_point()
     assert point is not None and Fraction(1, 2) < point["t"] < 2
     assert region_sample_point(DOMAIN, Region((Atom(t - 5, ">"),))).satisfiable is Decision.FALSE
+
+
+# --------------------------------------------------------------------------- payoffs by matrix products
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_small = st.fractions(min_value=-4, max_value=4, max_denominator=5)
+
+
+@settings(max_examples=30)
+@given(st.integers(1, 4), st.integers(1, 4), st.booleans(), st.data())
+def test_action_values_by_flint_matrix_products_equal_the_entries_one_by_one(rows, cols, one_player, data):
+    """The fast path of exact regret (each player's matrix as constant matrices times monomials of the
+    parameters, multiplied in python-flint) gives the sums of the entries evaluated one by one, exactly; a
+    rational function entry falls back to the entries."""
+    from flint import fmpq
+
+    from symgame.model.expr import raw_point
+
+    a, b = sp.Symbol("a", real=True), sp.Symbol("b", real=True)
+    domain = Domain((parse_domain("a", "(0, 1)"), parse_domain("b", "(0, 1)")))
+    cols = 1 if one_player else cols
+    monomials = [sp.Integer(1), a, b, a * b, a**2, b**3]
+
+    def entry():
+        coefficients = data.draw(st.lists(_small, min_size=len(monomials), max_size=len(monomials)))
+        return sum((sp.Rational(c.numerator, c.denominator) * m for c, m in zip(coefficients, monomials)),
+                   sp.Integer(0))
+
+    players = (Player("1", tuple(f"r{i}" for i in range(rows))),) + (
+        () if one_player else (Player("2", tuple(f"c{j}" for j in range(cols))),))
+    matrices = tuple(sp.ImmutableMatrix(rows, cols, lambda i, j: entry()) for _ in players)
+    rational = data.draw(st.booleans())
+    if rational:          # one entry a rational function: no monomial form, the entries' path
+        matrices = (sp.ImmutableMatrix(rows, cols, lambda i, j: matrices[0][i, j] + (1 / (1 + a) if i == j == 0
+                                                                                     else 0)),) + matrices[1:]
+    game = NormalFormGame("random", domain, players, matrices)
+    assert (game._payoff_terms is None) == rational
+    point = raw_point({"a": data.draw(_small), "b": data.draw(_small)})
+    strategies = [[fmpq(v.numerator, v.denominator) for v in data.draw(st.lists(_small, min_size=n, max_size=n))]
+                  for n in ((rows, cols) if not one_player else (rows,))]
+    assert game.action_values_raw(point, strategies) == game.entry_values_raw(point, strategies)
