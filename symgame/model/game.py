@@ -226,9 +226,37 @@ class NormalFormGame(MarkdownDisplay):
         return out
 
     def action_values_raw(self, point: Mapping[str, "fmpq"], strategies: Sequence[Sequence["fmpq"]]) -> list[list]:
-        """Each player's payoff from each of her pure actions against the others' ``strategies`` (``fmpq``
-        values at a raw point, as :meth:`payoffs_at_raw`): matrix products in python-flint when the payoffs are
-        polynomials in the parameters, sums of the compiled entries otherwise; exact either way."""
+        """Each player's payoff from each of her pure actions against the others' strategies, exactly.
+
+        Matrix products in python-flint when the payoffs are polynomials in the parameters (each player's
+        matrix kept as constant matrices times monomials), :meth:`entry_values_raw` otherwise.
+
+        Parameters
+        ----------
+        point : mapping of str to fmpq
+            The parameters' values (:func:`~symgame.model.expr.raw_point`).
+        strategies : sequence of sequences of fmpq
+            One mixed strategy per player (the row player's first).
+
+        Returns
+        -------
+        list of lists of fmpq
+            ``[row player's payoff per row, column player's payoff per column]`` (one list for one player).
+
+        Examples
+        --------
+        >>> from flint import fmpq
+        >>> from symgame.model.expr import raw_point
+        >>> from symgame.model.parameters import parse_domain
+        >>> from symgame.model.region import Domain
+        >>> t = parse_domain("t", "(0, 1)").symbol
+        >>> game = NormalFormGame("demo", Domain((parse_domain("t", "(0, 1)"),)),
+        ...                       (Player("R", ("U", "D")), Player("C", ("L", "R"))),
+        ...                       (sp.ImmutableMatrix([[t, 0], [0, 1]]), sp.ImmutableMatrix([[-t, 0], [0, -1]])))
+        >>> half = [fmpq(1, 2), fmpq(1, 2)]
+        >>> game.action_values_raw(raw_point({"t": Fraction(1, 3)}), [half, half])
+        [[1/6, 1/2], [-1/6, -1/2]]
+        """
         from flint import fmpq, fmpq_mat
 
         terms = self._payoff_terms
