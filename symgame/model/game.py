@@ -265,16 +265,19 @@ class NormalFormGame(MarkdownDisplay):
         rows, cols = self.shape
         x = strategies[0]
         y = strategies[1] if len(self.players) == 2 else [fmpq(1)]
-        names = self.domain.names
-        values = [point[n] for n in names]
+        values = [point[n] for n in self.domain.names]
+        weights: dict[tuple[int, ...], fmpq] = {}        # each monomial's value, once for both players
 
         def at(parts, vector, size):
             total = fmpq_mat(size, 1)
             for monomial, matrix in parts:
-                weight = fmpq(1)
-                for v, e in zip(values, monomial):
-                    if e:
-                        weight *= v ** e
+                weight = weights.get(monomial)
+                if weight is None:
+                    weight = fmpq(1)
+                    for v, e in zip(values, monomial):
+                        if e:
+                            weight *= v ** e
+                    weights[monomial] = weight
                 product = matrix * vector
                 total += product if weight == 1 else product * weight
             return list(total.entries())
