@@ -165,11 +165,17 @@ def polynomial_term(poly: sp.Poly, variables: Sequence[z3.ArithRef]) -> z3.Arith
     Built straight from the monomials (no sympy expression walk), so that a
     game's derivatives are translated once and reused for every case.
     """
-    terms = []
-    for monom, coeff in poly.terms():
+    return monomials_term(poly.terms(), variables)
+
+
+def monomials_term(terms: Iterable[tuple[tuple[int, ...], object]], variables: Sequence[z3.ArithRef]
+                   ) -> z3.ArithRef:
+    """The z3 term of ``sum(coefficient * prod(variables ** exponents))`` over ``(exponents, coefficient)``."""
+    out = []
+    for monom, coeff in terms:
         q = sp.Rational(coeff)
         factors = [z3.RealVal(f"{q.p}/{q.q}")]
         for var, e in zip(variables, monom):
             factors.extend([var] * e)
-        terms.append(factors[0] if len(factors) == 1 else z3.Product(factors))
-    return z3.Sum(terms) if len(terms) > 1 else (terms[0] if terms else z3.RealVal(0))
+        out.append(factors[0] if len(factors) == 1 else z3.Product(factors))
+    return z3.Sum(out) if len(out) > 1 else (out[0] if out else z3.RealVal(0))

@@ -33,7 +33,7 @@ import sympy as sp
 
 from ..engine.parametric import CaseBranch
 from ..engine.ranges import Endpoint, ParamInterval, branch_range, compare_endpoints
-from ..engine.z3terms import Z3Encoder, polynomial_term
+from ..engine.z3terms import Z3Encoder, monomials_term, polynomial_term
 from ..errors import InputError
 from ..model.decide import Decision
 from ..model.polygame import PolynomialGame
@@ -454,6 +454,7 @@ def deviation_gains(game: PolynomialGame, terms: Mapping[str, z3.ArithRef], P: M
     """``(label, E_i(vertex, others) - E_i(profile))`` for every player and vertex of her box."""
     check_multilinear(game)
     gens = game.generators
+    position = {str(g): i for i, g in enumerate(gens)}
     out = []
     for k, player in enumerate(game.players):
         poly = game.payoff_poly(k)
@@ -461,10 +462,27 @@ def deviation_gains(game: PolynomialGame, terms: Mapping[str, z3.ArithRef], P: M
         base = polynomial_term(poly, base_vars)
         for vertex in itertools.product((0, 1), repeat=len(player.variables)):
             pinned = dict(zip(player.variables, vertex))
-            dev_vars = [z3.RealVal(pinned[str(g)]) if str(g) in pinned else v for g, v in zip(gens, base_vars)]
             label = f"player {player.name} deviates to " + ", ".join(f"{x}={v}" for x, v in pinned.items())
-            out.append((label, polynomial_term(poly, dev_vars) - base))
+            at_vertex = _pinned_monomials(poly, tuple((position[x], v) for x, v in pinned.items()))
+            out.append((label, monomials_term(at_vertex, base_vars) - base))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _pinned_monomials(poly: sp.Poly, pinned: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], sp.Rational],
+                                                                                    ...]:
+    """The monomials of ``poly`` with the generators at the ``pinned`` positions set to 0 or 1, like ones merged
+    (the same polynomial for every family of a game: computed once per player and vertex)."""
+    merged: dict[tuple[int, ...], sp.Rational] = {}
+    for monom, coeff in poly.terms():
+        if any(value == 0 and monom[i] for i, value in pinned):
+            continue
+        reduced = list(monom)
+        for i, _ in pinned:
+            reduced[i] = 0
+        key = tuple(reduced)
+        merged[key] = merged.get(key, sp.Integer(0)) + sp.Rational(coeff)
+    return tuple((m, c) for m, c in merged.items() if c != 0)
 
 
 # --------------------------------------------------------------------------- certificates

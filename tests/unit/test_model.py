@@ -112,3 +112,22 @@ def test_action_values_by_flint_matrix_products_equal_the_entries_one_by_one(row
     strategies = [[fmpq(v.numerator, v.denominator) for v in data.draw(st.lists(_small, min_size=n, max_size=n))]
                   for n in ((rows, cols) if not one_player else (rows,))]
     assert game.action_values_raw(point, strategies) == game.entry_values_raw(point, strategies)
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.tuples(*[st.integers(0, 1)] * 3, st.integers(0, 2)), _small), min_size=1, max_size=12),
+       st.tuples(st.integers(0, 1), st.integers(0, 1)))
+def test_deviation_monomials_at_a_vertex_are_the_payoff_with_the_vertex_substituted(monomials, vertex):
+    """The certificates' deviation gains read each player's payoff at a vertex of her box from its monomials with
+    her frequencies pinned (merged once per player and vertex); that is the payoff with the vertex substituted."""
+    from symgame.verify.polycert import _pinned_monomials
+
+    x, y, z, p = sp.symbols("x y z P", real=True)
+    gens = (x, y, z, p)
+    expr = sum((sp.Rational(c.numerator, c.denominator) * x**a * y**b * z**d * p**e
+                for (a, b, d, e), c in monomials), sp.Integer(0))
+    poly = sp.Poly(expr, *gens, domain="QQ")
+    pinned = ((0, vertex[0]), (2, vertex[1]))                 # x and z are the deviating player's
+    substituted = sp.Poly(expr.subs({x: vertex[0], z: vertex[1]}), *gens, domain="QQ")
+    assert dict(_pinned_monomials(poly, pinned)) == dict(substituted.terms()) if not substituted.is_zero \
+        else _pinned_monomials(poly, pinned) == ()
