@@ -645,12 +645,20 @@ def membership(game: PolynomialGame, pset: ProfileSet, terms: Mapping[str, z3.Ar
                enc: Z3Encoder) -> z3.BoolRef:
     """"The profile ``terms`` belongs to ``pset``" (``pset``'s free frequencies are the profile's own)."""
     rename = {game.symbol(x): sp.Symbol(str(terms[x]), real=True) for x in game.variables}
+    key = tuple(rename.items())
     parts = []
     for x, expr in pset.values:
         if x not in pset.free:
-            parts.append(enc.condition(rename[game.symbol(x)] - expr.subs(rename), "=="))
-    parts += [enc.condition(e.subs(rename), r) for e, r in pset.constraints]
+            parts.append(enc.condition(rename[game.symbol(x)] - _renamed(expr, key), "=="))
+    parts += [enc.condition(_renamed(e, key), r) for e, r in pset.constraints]
     return z3.And(parts) if parts else z3.BoolVal(True)
+
+
+@lru_cache(maxsize=4096)
+def _renamed(expr: sp.Expr, rename: tuple[tuple[sp.Symbol, sp.Symbol], ...]) -> sp.Expr:
+    """``expr`` with the game's variables renamed to a family encoding's (the same few renamings recur for every
+    family with the same free frequencies: a printed solution is checked against each of them)."""
+    return expr.subs(dict(rename))
 
 
 def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
@@ -686,7 +694,8 @@ def certify_property(game: PolynomialGame, pset: ProfileSet, interval: ParamInte
     fam = encode_family(game, pset, interval, within)
     enc, P, base, terms, ties = fam.enc, fam.P, fam.base, fam.terms, fam.ties
     rename = {game.symbol(x): sp.Symbol(str(terms[x]), real=True) for x in game.variables}
-    wanted = [enc.condition(e.subs(rename), r) for e, r in conditions]
+    key = tuple(rename.items())
+    wanted = [enc.condition(_renamed(e, key), r) for e, r in conditions]
     formulas = base + ties + enc.side
     answer = _check(formulas + [z3.Not(z3.And(wanted))], timeout_ms)
     if answer[0] == z3.sat:
