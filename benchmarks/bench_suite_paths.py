@@ -11,9 +11,12 @@ equal; the best of two is printed with the ratio:
 3. the Final Jeopardy sweep's re-check of its 215 stored decision lists: every formula read into sympy and compiled
    (previous) against formulas compiled from their JSON trees, profiles only where their rule fires (current);
 4. kuhn3's committed outputs rendered after the study was read (as the suite's fixture and freshness test do): the
-   stored study re-verified again (previous) against once per process (current).
+   stored study re-verified again (previous) against once per process (current);
+5. Guts' fictitious play (1,000 steps on the 101 x 101 x 101 mesh game, the study's "recursive" part, computed by
+   the suite three times): every action value recomputed from all counts at every step (previous) against kept up
+   to date one count at a time (current).
 
-    PYTHONPATH=. python3 benchmarks/bench_suite_paths.py [--only 1,2,3,4]
+    PYTHONPATH=. python3 benchmarks/bench_suite_paths.py [--only 1,2,3,4,5]
 """
 from __future__ import annotations
 
@@ -168,7 +171,41 @@ def kuhn3_render() -> None:
     _best("4. kuhn3's study read, then its outputs rendered", lambda: render(False), lambda: render(True))
 
 
-PAIRS = {"1": grid_regret, "2": billingham_encodings, "3": sweep_recheck, "4": kuhn3_render}
+def fictitious_recursive() -> None:
+    from fractions import Fraction
+
+    import numpy as np
+
+    from derivations.buck2022.outputs import FP_MESH, FP_STEPS
+    from symgame.games import guts
+    from symgame.numeric.fictitious import _against_others, fictitious_play
+
+    tensors = guts.three_player_tensors(FP_MESH)      # int64, payoffs / the mesh's denominator
+
+    def previous():
+        # the previous loop: each player's action values recomputed from all counts at every step
+        n, sizes = len(tensors), tensors[0].shape
+        counts = [np.zeros(sizes[k], dtype=np.int64) for k in range(n)]
+        current, plays, gaps = [0] * n, [], []
+        for t in range(FP_STEPS):
+            for k in range(n):
+                counts[k][current[k]] += 1
+            values = [_against_others(tensors[k], k, counts) for k in range(n)]
+            best = [int(max(v)) for v in values]
+            current = [next(a for a, x in enumerate(v) if int(x) == b) for v, b in zip(values, best)]
+            plays.append(list(current))
+            gaps.append(float(Fraction(sum(best), (t + 1) ** (n - 1))))
+        return plays, gaps, tuple(tuple(Fraction(int(c), FP_STEPS) for c in cs) for cs in counts)
+
+    def current():
+        trace = fictitious_play(tensors, FP_STEPS)
+        return trace.plays.tolist(), trace.gaps.tolist(), trace.mixtures
+
+    _best("5. Guts' fictitious play, 1,000 steps on the mesh game", previous, current)
+
+
+PAIRS = {"1": grid_regret, "2": billingham_encodings, "3": sweep_recheck, "4": kuhn3_render,
+         "5": fictitious_recursive}
 
 
 def main(argv: list[str]) -> int:

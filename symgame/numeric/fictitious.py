@@ -90,8 +90,21 @@ def _against_others(tensor: np.ndarray, player: int, counts: Sequence[np.ndarray
     """Σ over the others' actions of payoff × product of their counts, for each action of ``player``."""
     letters = string.ascii_lowercase[:tensor.ndim]
     operands = [tensor] + [c for k, c in enumerate(counts) if k != player]
-    spec = letters + "," + ",".join(letters[k] for k in range(tensor.ndim) if k != player) + "->" + letters[player]
+    spec = ",".join([letters] + [letters[k] for k in range(tensor.ndim) if k != player]) + "->" + letters[player]
     return np.einsum(spec, *operands)
+
+
+def _gain_from_one_count(tensor: np.ndarray, player: int, other: int, action: int,
+                         counts: Sequence[np.ndarray]) -> np.ndarray:
+    """What ``_against_others(tensor, player, counts)`` gains when ``counts[other][action]`` grows by one.
+
+    The action values are linear in each other player's counts, so the increase is the slice of ``tensor`` at
+    ``action`` on axis ``other``, summed against the remaining players' counts (a vector for two players, a
+    matrix times a vector for three): one fewer dimension than recomputing the values from the counts.
+    """
+    piece = tensor[(slice(None),) * other + (action,)]          # a view, not a copy
+    rest = [c for k, c in enumerate(counts) if k != other]
+    return _against_others(piece, player - (other < player), rest)
 
 
 def fictitious_play(payoffs: Sequence[np.ndarray], steps: int, start: Sequence[int] | None = None,
@@ -127,10 +140,15 @@ def fictitious_play(payoffs: Sequence[np.ndarray], steps: int, start: Sequence[i
     counts = [np.zeros(sizes[k], dtype=dtype) for k in range(n)]
     current = list(start) if start is not None else [0] * n
     gaps, plays = np.empty(steps), np.empty((steps, n), dtype=int)
+    # values[k] = _against_others(tensors[k], k, counts), kept up to date one count at a time (exactly the same
+    # integers; a test checks them against the recomputation)
+    values = [np.zeros(sizes[k], dtype=dtype) for k in range(n)]
     for t in range(steps):
-        for k in range(n):
-            counts[k][current[k]] += 1
-        values = [_against_others(tensors[k], k, counts) for k in range(n)]
+        for j in range(n):
+            for k in range(n):
+                if k != j:
+                    values[k] += _gain_from_one_count(tensors[k], k, j, current[j], counts)
+            counts[j][current[j]] += 1
         best = [int(max(v)) for v in values]
         current = [next(a for a, x in enumerate(v) if int(x) == b) for v, b in zip(values, best)]
         gaps[t] = float(Fraction(sum(best), scale * (t + 1) ** (n - 1)))

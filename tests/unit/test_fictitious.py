@@ -37,6 +37,39 @@ def test_scaling_the_payoffs_changes_no_play(entries, scale, steps):
     assert np.allclose(first.gaps * scale, second.gaps)
 
 
+def _recomputed_play(payoffs, steps):
+    """Fictitious play by its definition: every action value recomputed from all counts at every step."""
+    from symgame.numeric.fictitious import _against_others
+
+    n, sizes = len(payoffs), payoffs[0].shape
+    counts = [np.zeros(sizes[k], dtype=object) for k in range(n)]
+    current, plays, gaps = [0] * n, [], []
+    for t in range(steps):
+        for k in range(n):
+            counts[k][current[k]] += 1
+        values = [_against_others(payoffs[k], k, counts) for k in range(n)]
+        best = [max(v) for v in values]
+        current = [list(v).index(b) for v, b in zip(values, best)]
+        plays.append(list(current))
+        gaps.append(float(Fraction(int(sum(best)), (t + 1) ** (n - 1))))
+    return plays, gaps, [[Fraction(int(c), steps) for c in cs] for cs in counts]
+
+
+@settings(max_examples=40, derandomize=True)
+@given(data=st.data(), players=st.integers(2, 4), steps=st.integers(1, 30), huge=st.booleans())
+def test_the_values_kept_up_to_date_equal_their_recomputation(data, players, steps, huge):
+    sizes = tuple(data.draw(st.integers(1, 4)) for _ in range(players))
+    low, high = (-(2 ** 62), 2 ** 62) if huge else (-3, 3)      # huge entries take the object-dtype path
+    payoffs = [np.array(data.draw(st.lists(st.integers(low, high), min_size=int(np.prod(sizes)),
+                                           max_size=int(np.prod(sizes)))), dtype=object).reshape(sizes)
+               for _ in range(players)]
+    trace = fictitious_play(payoffs, steps)
+    plays, gaps, mixtures = _recomputed_play(payoffs, steps)
+    assert trace.plays.tolist() == plays
+    assert trace.gaps.tolist() == gaps
+    assert [list(m) for m in trace.mixtures] == mixtures
+
+
 def test_non_integral_float_payoffs_are_refused():
     with pytest.raises(TypeError, match="integer or rational"):
         fictitious_play([np.array([[0.1, 0.2], [0.3, 0.4]]), np.zeros((2, 2))], 3)
