@@ -41,6 +41,11 @@ from typing import Sequence
 import numpy as np
 
 _INT64_SAFE = 2 ** 62
+#: Below this many entries per tensor, three or more players' action values are recomputed from all counts at every
+#: step (a few calls of ``einsum``); from it on they are kept up to date one count at a time (``n (n - 1)`` calls,
+#: each on a slice). Both give the same integers; only the time differs (Guts' 101^3 mesh game: 2.9 s -> 0.15 s;
+#: a 3-player game of 5^3 actions is about twice as slow kept up to date).
+INCREMENTAL_FROM = 4096
 
 
 @dataclass(frozen=True)
@@ -143,12 +148,16 @@ def fictitious_play(payoffs: Sequence[np.ndarray], steps: int, start: Sequence[i
     # values[k] = _against_others(tensors[k], k, counts), kept up to date one count at a time (exactly the same
     # integers; a test checks them against the recomputation)
     values = [np.zeros(sizes[k], dtype=dtype) for k in range(n)]
+    incremental = n == 2 or prod(sizes) >= INCREMENTAL_FROM
     for t in range(steps):
         for j in range(n):
-            for k in range(n):
-                if k != j:
-                    values[k] += _gain_from_one_count(tensors[k], k, j, current[j], counts)
+            if incremental:
+                for k in range(n):
+                    if k != j:
+                        values[k] += _gain_from_one_count(tensors[k], k, j, current[j], counts)
             counts[j][current[j]] += 1
+        if not incremental:
+            values = [_against_others(tensors[k], k, counts) for k in range(n)]
         best = [int(max(v)) for v in values]
         current = [next(a for a, x in enumerate(v) if int(x) == b) for v, b in zip(values, best)]
         gaps[t] = float(Fraction(sum(best), scale * (t + 1) ** (n - 1)))

@@ -55,15 +55,22 @@ def _recomputed_play(payoffs, steps):
     return plays, gaps, [[Fraction(int(c), steps) for c in cs] for cs in counts]
 
 
-@settings(max_examples=40, derandomize=True)
-@given(data=st.data(), players=st.integers(2, 4), steps=st.integers(1, 30), huge=st.booleans())
-def test_the_values_kept_up_to_date_equal_their_recomputation(data, players, steps, huge):
+@settings(max_examples=60, derandomize=True)
+@given(data=st.data(), players=st.integers(2, 4), steps=st.integers(1, 30), huge=st.booleans(),
+       incremental_from=st.sampled_from([0, 4096]))
+def test_the_values_kept_up_to_date_equal_their_recomputation(data, players, steps, huge, incremental_from):
+    from symgame.numeric import fictitious
+
     sizes = tuple(data.draw(st.integers(1, 4)) for _ in range(players))
     low, high = (-(2 ** 62), 2 ** 62) if huge else (-3, 3)      # huge entries take the object-dtype path
     payoffs = [np.array(data.draw(st.lists(st.integers(low, high), min_size=int(np.prod(sizes)),
                                            max_size=int(np.prod(sizes)))), dtype=object).reshape(sizes)
                for _ in range(players)]
-    trace = fictitious_play(payoffs, steps)
+    default, fictitious.INCREMENTAL_FROM = fictitious.INCREMENTAL_FROM, incremental_from
+    try:
+        trace = fictitious_play(payoffs, steps)
+    finally:
+        fictitious.INCREMENTAL_FROM = default
     plays, gaps, mixtures = _recomputed_play(payoffs, steps)
     assert trace.plays.tolist() == plays
     assert trace.gaps.tolist() == gaps
