@@ -227,15 +227,26 @@ def interval_poly(poly: sp.Poly) -> IntervalPoly:
     return IntervalPoly(tuple(terms))
 
 
+def _with_generators(poly: sp.Poly, gens: Sequence[sp.Symbol]) -> sp.Poly:
+    """``poly`` as a polynomial over QQ in ``gens`` (reordered when they are its generators)."""
+    if len(gens) == len(poly.gens) and set(gens) == set(poly.gens):
+        return poly.reorder(*gens).set_domain("QQ")
+    return sp.Poly(poly.as_expr(), *gens, domain="QQ")
+
+
 def _linear_parts(poly: sp.Poly) -> list[tuple[int, IntervalPoly, IntervalPoly]]:
     """For each slot ``u`` in which ``poly`` has degree 1: ``poly = A*u + B``."""
     out = []
+    terms = poly.as_dict()
     for slot, gen in enumerate(poly.gens):
         if poly.degree(gen) != 1:
             continue
-        a = sp.Poly(poly.as_expr().diff(gen), *poly.gens, domain="QQ")
-        b = sp.Poly(poly.as_expr().subs(gen, 0), *poly.gens, domain="QQ")
-        out.append((slot, interval_poly(a), interval_poly(b)))
+        # A = the terms with u (u removed), B = the terms without u: read off the monomials (forming
+        # poly.diff(u) and poly(u = 0) through expressions took most of a large game's set-up)
+        a = {mon[:slot] + (0,) + mon[slot + 1:]: c for mon, c in terms.items() if mon[slot] == 1}
+        b = {mon: c for mon, c in terms.items() if mon[slot] == 0}
+        out.append((slot, interval_poly(sp.Poly.from_dict(a, *poly.gens, domain="QQ")),
+                    interval_poly(sp.Poly.from_dict(b, *poly.gens, domain="QQ"))))
     return out
 
 
@@ -349,7 +360,7 @@ class CaseSearch:
         self.nogoods: dict[int, Nogoods] = {}
         self._tables: dict[int, tuple] = {}
         gens = [game.symbol(x) for x in order] + [game.symbol(game.parameter_names[0])]
-        self.polys = {x: sp.Poly(game.derivatives[x].as_expr(), *gens, domain="QQ") for x in order}
+        self.polys = {x: _with_generators(game.derivatives[x], gens) for x in order}
         self.compiled = []
         self.linear_parts = []
         for piece in self.pieces:

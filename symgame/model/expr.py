@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable, Mapping
 
 import sympy as sp
@@ -235,7 +236,14 @@ def parse_expression(text: str, names: Mapping[str, sp.Expr], sqrt: bool = False
     """
     if not isinstance(text, (str, int)) or isinstance(text, bool):
         raise ExpressionError(f"expected an expression string, got {type(text).__name__}")
-    return _Parser(str(text), names, sqrt, stored).parse_expression()
+    return _parsed(str(text), tuple(names.items()), sqrt, stored)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str, names: tuple[tuple[str, sp.Expr], ...], sqrt: bool, stored: bool) -> sp.Expr:
+    """:func:`parse_expression` once per text and names (sympy expressions are immutable; a stored study repeats
+    its few hundred formulas thousands of times). A text that does not parse raises again on every call."""
+    return _Parser(text, dict(names), sqrt, stored).parse_expression()
 
 
 def parse_relation(text: str, names: Mapping[str, sp.Expr], expand: bool = True,

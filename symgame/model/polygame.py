@@ -105,9 +105,10 @@ class PolynomialGame(MarkdownDisplay):
         The generators are all variables followed by the parameters.
         """
         gens = self.generators
-        return {x: sp.Poly(sp.diff(self.players[self.owner(x)].payoff, self.symbol(x)), *gens,
-                           domain="QQ")
-                for x in self.variables}
+        # each payoff made a polynomial once, then differentiated as one (differentiating the expression for every
+        # variable and forming a polynomial of each derivative took seconds on three-player Kuhn poker)
+        payoffs = [sp.Poly(p.payoff, *gens, domain="QQ") for p in self.players]
+        return {x: payoffs[self.owner(x)].diff(self.symbol(x)) for x in self.variables}
 
     @cached_property
     def generators(self) -> tuple[sp.Symbol, ...]:

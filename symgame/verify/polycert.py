@@ -194,13 +194,17 @@ def _rational_regret(game: PolynomialGame, values: Mapping[str, Fraction]) -> Ex
     """:func:`exact_regret` when every value is rational: the payoffs are restricted to each player's own
     variables in exact rational arithmetic and evaluated at every vertex of her box (same gains, ~100x faster
     than substituting into sympy expressions)."""
+    import flint
+
     names = list(game.variables) + list(game.parameter_names)
-    point = [values[n] for n in names]
+    # python-flint's rationals (exact, as Fraction, about 5 times faster here)
+    point = [flint.fmpq(values[n].numerator, values[n].denominator) for n in names]
     in_box = all(0 <= values[x] <= 1 for x in game.variables)
     gains = []
-    for base, vertices in _own_payoffs(game, point, lambda c: c, lambda value, i, e: value * point[i] ** e):
+    for base, vertices in _own_payoffs(game, point, lambda c: flint.fmpq(c.numerator, c.denominator),
+                                       lambda value, i, e: value * point[i] ** e):
         gain = max(vertices) - base
-        gains.append(sp.Rational(gain.numerator, gain.denominator))
+        gains.append(sp.Rational(int(gain.p), int(gain.q)))
     return ExactRegret(tuple(gains), in_box)
 
 

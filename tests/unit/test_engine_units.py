@@ -212,3 +212,34 @@ def test_certificate_rational_functions_agree_with_sympy(a, b, c):
     common = value.numer.gcd(value.denom)
     assert common.is_constant() and int(common.leading_coefficient()) in (1, -1)
     assert int(value.denom.leading_coefficient()) > 0
+
+
+@settings(max_examples=40, derandomize=True)
+@given(coefficients=st.lists(st.integers(-3, 3), min_size=27, max_size=27), power=st.integers(1, 3))
+def test_derivatives_and_linear_parts_read_off_the_monomials_equal_their_definitions(coefficients, power):
+    """``PolynomialGame.derivatives`` (one polynomial per payoff, differentiated as a polynomial) and the case
+    search's ``A*u + B`` parts (read off the monomials) against ``sympy.diff`` and substitution of expressions."""
+    from symgame.model.parameters import parameter_symbol, parse_domain
+    from symgame.model.polygame import PolynomialGame, PolyPlayer
+
+    x, y, z, p = (parameter_symbol(n) for n in ("x", "y", "z", "P"))
+    monomials = [x ** a * y ** b * z ** c for a in range(2) for b in range(2) for c in range(2)]
+    payoffs = [sum(k * m for k, m in zip(coefficients[9 * i:9 * i + 8], monomials)) * (p ** power + 1)
+               + coefficients[9 * i + 8] * p for i in range(3)]
+    game = PolynomialGame("random", (parse_domain("P", "[1, 2]"),),
+                          (PolyPlayer("1", ("x",), payoffs[0]), PolyPlayer("2", ("y",), payoffs[1]),
+                           PolyPlayer("3", ("z",), payoffs[2])))
+    gens = game.generators
+    for name, player in (("x", 0), ("y", 1), ("z", 2)):
+        expected = sp.Poly(sp.diff(payoffs[player], game.symbol(name)), *gens, domain="QQ")
+        assert game.derivatives[name] == expected
+    order = [game.symbol(v) for v in ("z", "x", "y")] + [game.symbol("P")]
+    for name in ("x", "y", "z"):
+        poly = casesplit._with_generators(game.derivatives[name], order)
+        assert poly == sp.Poly(game.derivatives[name].as_expr(), *order, domain="QQ")
+        parts = casesplit._linear_parts(poly)
+        for slot, a, b in parts:
+            gen = order[slot]
+            assert a == casesplit.interval_poly(sp.Poly(poly.as_expr().diff(gen), *order, domain="QQ"))
+            assert b == casesplit.interval_poly(sp.Poly(poly.as_expr().subs(gen, 0), *order, domain="QQ"))
+        assert [slot for slot, _, _ in parts] == [k for k, g in enumerate(order) if poly.degree(g) == 1]

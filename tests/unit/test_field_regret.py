@@ -117,3 +117,26 @@ def test_a_member_tied_by_a_cubic_gets_an_exact_witness_on_the_grid():
     impossible = SolvedBranch(CaseBranch("c", None, (("a", u), ("b", z)), ("b", "a"),
                                          conditions + ((u - 1, ">"),)), BranchRange((), False, 0))
     assert branch_witness(game, impossible, Fraction(1), timeout_ms=2000) is None
+
+
+@settings(max_examples=40, derandomize=True)
+@given(coefficients=st.lists(st.integers(-4, 4), min_size=16, max_size=16),
+       point=st.lists(st.fractions(0, 1, max_denominator=9), min_size=3, max_size=3),
+       value=st.fractions(0, 4, max_denominator=5))
+def test_rational_regret_equals_the_gains_by_substitution(coefficients, point, value):
+    """At a rational point the regret is computed in python-flint's rationals from the payoffs' monomials; it must
+    equal each player's best vertex payoff minus her payoff, both by substitution into the expressions."""
+    monomials = [m * tp for m in (1, a, b, c, a * b, a * c, b * c, a * b * c) for tp in (1, t)]
+    pa = sum(k * m for k, m in zip(coefficients, monomials))
+    pb = sum(k * m for k, m in zip(reversed(coefficients), monomials))
+    game = _game(pa, pb)
+    at = dict(zip((a, b, c), (sp.Rational(q.numerator, q.denominator) for q in point)))
+    at[t] = sp.Rational(value.numerator, value.denominator)
+    report = exact_regret(game, {str(s): at[s] for s in (a, b, c)}, {"t": at[t]})
+    expected = []
+    for payoff, own in ((pa, (a,)), (pb, (b, c))):
+        here = payoff.subs(at)
+        vertices = ([0], [1]) if len(own) == 1 else ([0, 0], [0, 1], [1, 0], [1, 1])
+        best = max(payoff.subs({**at, **dict(zip(own, v))}) for v in vertices)
+        expected.append(best - here)
+    assert list(report.gains) == expected and report.in_box
