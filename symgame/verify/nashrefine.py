@@ -58,11 +58,12 @@ def deviation_expressions(game: PolynomialGame, pset: ProfileSet) -> list[tuple[
     out = []
     for player in game.players:
         own = [game.symbol(v) for v in player.variables]
-        here = sp.expand(player.payoff.subs(values, simultaneous=True))
+        # symbols replaced by xreplace (the same expansion as a simultaneous subs, without its pattern matching)
+        here = sp.expand(player.payoff.xreplace(values))
         others = {s: e for s, e in values.items() if s not in set(own)}
         # the others' values substituted once, the player's own variables kept as the generators of a
         # polynomial that each vertex only evaluates (substituting per vertex took 6 times longer)
-        reduced = sp.expand(player.payoff.subs(others, simultaneous=True))
+        reduced = sp.expand(player.payoff.xreplace(others))
         poly = sp.Poly(reduced, *own) if own else None
         for vertex in itertools.product((0, 1), repeat=len(own)):
             there = sp.sympify(poly.eval(dict(zip(own, vertex)))) if poly is not None else reduced
@@ -89,7 +90,7 @@ def refine_to_nash(game: PolynomialGame, pset: ProfileSet, interval: ParamInterv
     base = fam.base + fam.ties
     needed: list[tuple[sp.Expr, z3.BoolRef]] = []
     for label, gain in deviation_expressions(game, pset):
-        holds = fam.enc.condition(gain.subs(free_syms, simultaneous=True), ">=")
+        holds = fam.enc.condition(gain.xreplace(free_syms), ">=")
         answer = _sat(base + [z3.Not(holds)], fam.enc)
         if answer == z3.unknown:
             raise RefinementUndecided(f"is '{label}' profitable on the family? z3 gave up")
