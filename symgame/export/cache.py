@@ -301,7 +301,11 @@ def provenance_changes(path: Path | str) -> list[str]:
     StoreError
         When the file is not a study cache.
     """
-    cache = StudyCache(path)
+    return _changed_parts(StudyCache(path))
+
+
+def _changed_parts(cache: "StudyCache") -> list[str]:
+    """:func:`provenance_changes` of a cache already read."""
     changed = []
     fingerprints: dict[tuple[str, ...], str] = {}
     for part, entry in sorted(cache.entries.items()):
@@ -498,5 +502,6 @@ def cache_status(root: Path | str) -> list[tuple[Path, int, list[str]]]:
     found = []
     for path in sorted(Path(root).rglob("*cache.json")):
         if path.is_file() and not path.is_symlink():
-            found.append((path, len(StudyCache(path).entries), provenance_changes(path)))
+            cache = StudyCache(path)                   # read once (the sweep's cache is 60 MB)
+            found.append((path, len(cache.entries), _changed_parts(cache)))
     return found

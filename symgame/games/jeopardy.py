@@ -9,6 +9,7 @@ tie (the zero-sum form of the paper: win 1, tie 1/2, loss 0, minus 1/2).
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 
 import sympy as sp
@@ -34,12 +35,22 @@ def outcome_payoff(final1: int, final2: int) -> sp.Rational:
 
 def wager_payoff(score1: int, score2: int, wager1: int, wager2: int) -> sp.Expr:
     """Player 1's expected payoff for one pair of wagers, over the four answer outcomes."""
-    total = sp.Integer(0)
+    outcomes = []
     for right1, right2 in product((True, False), repeat=2):
-        chance = (P1 if right1 else 1 - P1) * (P2 if right2 else 1 - P2)
         final1 = score1 + wager1 if right1 else score1 - wager1
         final2 = score2 + wager2 if right2 else score2 - wager2
-        total += chance * outcome_payoff(final1, final2)
+        outcomes.append(outcome_payoff(final1, final2))
+    return _expected_payoff(tuple(outcomes))
+
+
+@lru_cache(maxsize=None)
+def _expected_payoff(outcomes: tuple[sp.Rational, ...]) -> sp.Expr:
+    """The payoffs of the four answer outcomes (both right, 1 right, 2 right, neither) weighted by their chances
+    and expanded: at most 3^4 distinct ones, shared by every pair of wagers and scores."""
+    total = sp.Integer(0)
+    for (right1, right2), payoff in zip(product((True, False), repeat=2), outcomes):
+        chance = (P1 if right1 else 1 - P1) * (P2 if right2 else 1 - P2)
+        total += chance * payoff
     return sp.expand(total)
 
 

@@ -190,24 +190,24 @@ class NormalFormGame(MarkdownDisplay):
         for m in self.payoffs:
             rows, cols = m.shape
             parts: dict[tuple[int, ...], list] = {}
-            for i in range(rows):
-                for j in range(cols):
-                    expr = sp.expand(m[i, j])
-                    if gens:
-                        try:
-                            poly = sp.Poly(expr, *gens)
-                        except sp.PolynomialError:
-                            return None
-                        if poly.domain not in (sp.ZZ, sp.QQ):
-                            return None
-                        terms = poly.terms()
-                    elif expr.is_Rational:
-                        terms = [((), expr)]
-                    else:
-                        return None
-                    for monomial, coefficient in terms:
-                        q = sp.Rational(coefficient)
-                        parts.setdefault(monomial, [fmpq(0)] * (rows * cols))[i * cols + j] = fmpq(int(q.p), int(q.q))
+            exprs = [sp.expand(m[i, j]) for i in range(rows) for j in range(cols)]
+            if gens:
+                # all entries in one conversion (one sympy.Poly per entry took most of a small game's regret)
+                try:
+                    polys, options = sp.parallel_poly_from_expr(exprs, *gens)
+                except sp.PolynomialError:
+                    return None
+                if options["domain"] not in (sp.ZZ, sp.QQ):
+                    return None
+                entry_terms = [poly.terms() for poly in polys]
+            elif all(e.is_Rational for e in exprs):
+                entry_terms = [[((), e)] for e in exprs]
+            else:
+                return None
+            for index, terms in enumerate(entry_terms):          # entry (i, j) at index i * cols + j
+                for monomial, coefficient in terms:
+                    q = sp.Rational(coefficient)
+                    parts.setdefault(monomial, [fmpq(0)] * (rows * cols))[index] = fmpq(int(q.p), int(q.q))
             matrices = [(monomial, fmpq_mat(rows, cols, values)) for monomial, values in sorted(parts.items())]
             players.append(matrices if not players else [(mono, matrix.transpose()) for mono, matrix in matrices])
         return players
