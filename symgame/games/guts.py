@@ -152,25 +152,35 @@ def beta_numeric(p1, groups: Sequence[tuple[object, int]], weenie: bool = False)
 # --------------------------------------------------------------------------- exact rational evaluation
 
 def alpha_beta_fraction(p1, groups: Sequence[tuple[object, int]], weenie: bool = False):
-    """Exact ``(α, β)`` with rational thresholds (``fractions.Fraction``), same formulas as the numeric form."""
+    """Exact ``(α, β)`` with rational thresholds (``fractions.Fraction``), same formulas as the numeric form.
+
+    The arithmetic is in python-flint's rationals (exact, as ``Fraction``, several times faster); the values are
+    returned as ``Fraction``.
+    """
     from fractions import Fraction
 
-    p1 = Fraction(p1)
-    exact = [(Fraction(v), m) for v, m in groups]  # type: ignore[call-overload]  # thresholds: Fraction, int or str
+    from flint import fmpq
+
+    def exact_value(v) -> fmpq:
+        q = Fraction(v)                  # thresholds: Fraction, int or str
+        return fmpq(q.numerator, q.denominator)
+
+    p1 = exact_value(p1)
+    exact = [(exact_value(v), m) for v, m in groups]
     n = 1 + sum(m for _, m in exact)
-    rest = Fraction(1)
+    rest = fmpq(1)
     q_sum = 1 - p1
     for v, m in exact:
         rest *= v ** m
         q_sum += m * (1 - v)
     all_p = p1 * rest
-    W = _fraction_integral(p1, Fraction(1), exact, "max") - (1 - p1) * rest
+    W = _fraction_integral(p1, fmpq(1), exact, "max") - (1 - p1) * rest
     alpha = q_sum - 2 + 2 * all_p + 2 * n * W - n * (1 - p1) + 2 * n * (1 - p1) * rest
     beta = q_sum - 1 + 2 * all_p
     if weenie:
-        alpha += all_p - n * _fraction_integral(Fraction(0), p1, exact, "min")
+        alpha += all_p - n * _fraction_integral(fmpq(0), p1, exact, "min")
         beta += all_p
-    return alpha, beta
+    return Fraction(int(alpha.p), int(alpha.q)), Fraction(int(beta.p), int(beta.q))
 
 
 def _fraction_integral(lower, upper, groups, kind: str):
