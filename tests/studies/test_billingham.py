@@ -207,3 +207,24 @@ def test_a_stored_long_run_is_accepted_within_the_processors_rounding_only():
     assert not _same_run(stored, dict(stored, profit_rates=[stored["profit_rates"][0] + 1e-3] + stored["profit_rates"][1:]))
     assert not _same_run(stored, dict(stored, lyapunov=None))
     assert not _same_run(dict(stored, extra=1), dict(stored))
+
+
+def test_atlas_at_gives_exact_witnesses_for_the_billingham_file(billingham_atlas):
+    """What ``symgame atlas examples/billingham.yaml --at P=4 --json`` prints (the functions the command calls, on
+    the session's atlas of the same game): two equilibria, one of them a continuum, each checked by exact regret
+    and its profits by substitution."""
+    from symgame.export.atlas_outputs import witnesses_json
+    from symgame.verify.atlascheck import equilibria_at
+    from symgame.verify.polycert import exact_regret
+
+    data = json.loads(json.dumps(witnesses_json(equilibria_at(billingham_atlas, Fraction(4)), "P", Fraction(4))))
+    assert data["parameters"] == {"P": "4"}
+    game = billingham.build_game()
+    assert len(data["equilibria"]) == 2
+    for e in data["equilibria"]:
+        assert set(e["profile"]) == set(billingham.VARIABLE_ORDER) and set(e["profits"]) == {"1", "2", "3"}
+        profile = {x: sp.Rational(v) for x, v in e["profile"].items()}
+        assert exact_regret(game, profile, {"P": sp.Integer(4)}).is_nash
+        subs = {game.symbol(x): v for x, v in profile.items()} | {game.symbol("P"): 4}
+        assert [str(sp.expand(p.payoff.subs(subs))) for p in game.players] == [e["profits"][k] for k in "123"]
+    assert {e["continuum"] for e in data["equilibria"]} == {True, False}
