@@ -661,8 +661,9 @@ def membership(game: PolynomialGame, pset: ProfileSet, terms: Mapping[str, z3.Ar
 @lru_cache(maxsize=4096)
 def _renamed(expr: sp.Expr, rename: tuple[tuple[sp.Symbol, sp.Symbol], ...]) -> sp.Expr:
     """``expr`` with the game's variables renamed to a family encoding's (the same few renamings recur for every
-    family with the same free frequencies: a printed solution is checked against each of them)."""
-    return expr.subs(dict(rename))
+    family with the same free frequencies: a printed solution is checked against each of them). Symbols replaced
+    all at once by ``xreplace`` (the encoding's names are not the game's)."""
+    return expr.xreplace(dict(rename))
 
 
 def certify_covered(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,

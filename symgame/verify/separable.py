@@ -108,7 +108,8 @@ def group_deviations(game: PolynomialGame) -> list[GroupDeviation]:
                             for monom, c in poly.terms() if any(monom[j] for j in index)])
             seen = set()
             for vertex in itertools.product((0, 1), repeat=len(group)):
-                deviated = sp.expand(part.subs(dict(zip(symbols, vertex))))
+                # symbols replaced by xreplace: the same expansion as subs, without its pattern matching
+                deviated = sp.expand(part.xreplace({s: sp.Integer(v) for s, v in zip(symbols, vertex)}))
                 if deviated in seen:
                     continue
                 seen.add(deviated)
@@ -147,7 +148,7 @@ def certify_best_response(game: PolynomialGame, pset: ProfileSet, interval: Para
         if x not in pset.free:
             checks += [(f"{x} < 0", -expr, ">"), (f"{x} > 1", expr - 1, ">")]
     for dev in group_deviations(game):
-        gain = sp.factor(sp.together(dev.deviated.subs(subs) - dev.part.subs(subs)))
+        gain = sp.factor(sp.together(dev.deviated.xreplace(subs) - dev.part.xreplace(subs)))
         if gain != 0:
             checks.append((dev.label, gain, ">"))
     undecided = None
