@@ -17,13 +17,14 @@ import numpy as np
 
 from ..errors import NumericSolverError
 from ..model.decide import Decision, Z3Context, satisfiable
+from ..model.expr import raw_point
 from ..model.game import NormalFormGame
 from ..model.parameters import finite_window
 from ..model.pdl import PDL
 from ..model.region import Domain
 from ..model.z3env import z3
 from ..numeric import solvers
-from .regret import exact_regret
+from .regret import exact_regret, is_nash_raw
 
 Point = Mapping[str, Fraction]
 
@@ -162,16 +163,20 @@ def exhaustive_grid_check(game: NormalFormGame, pdl: PDL, values: Sequence[Fract
     """Exact Nash check at every point of ``values ** n_parameters`` in the domain."""
     from itertools import product
 
-    names = game.domain.names
+    domain = game.domain
+    names = domain.names
+    # each parameter's own bounds decided once per value (the points in the same order as the full product)
+    allowed = [[v for v in values if p.contains(v)] for p in domain.parameters]
     total = failures = 0
     first = None
-    for combo in product(values, repeat=len(names)):
+    for combo in product(*allowed):
         point = dict(zip(names, combo))
-        if not game.domain.contains(point):
+        if domain.assumptions and not all(a.holds_at(point) for a in domain.assumptions):
             continue
         total += 1
-        choice = pdl.evaluate(point)
-        if not exact_regret(game, point, choice.strategies).is_nash:
+        raw = raw_point(point)
+        rule = pdl.rules[pdl.select_raw(raw)]
+        if not is_nash_raw(game, raw, rule.profile.at_raw(raw)):   # exact regret, in fmpq throughout
             failures += 1
             first = first or point
     return GridCheck(tuple(values), total, failures, first)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..model.expr import raw_point, to_fmpq, to_fraction
 from ..model.game import NormalFormGame, weighted_sum
+
+if TYPE_CHECKING:
+    from flint import fmpq
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,45 @@ def exact_regret(game: NormalFormGame, point: Mapping[str, Fraction],
         payoffs.append(to_fraction(achieved))
         regrets.append(to_fraction(max(values) - achieved))
     return RegretReport(tuple(regrets), tuple(payoffs), valid)
+
+
+def is_nash_raw(game: NormalFormGame, point: Mapping[str, "fmpq"], strategies: Sequence[Sequence["fmpq"]]) -> bool:
+    """``exact_regret(game, point, strategies).is_nash`` on python-flint ``fmpq`` values throughout (for checks at
+    many points: no conversion to ``Fraction`` and back).
+
+    Parameters
+    ----------
+    game : NormalFormGame
+    point : mapping of str to fmpq
+        The parameter values.
+    strategies : sequence of sequences of fmpq
+        One mixed strategy per player.
+
+    Returns
+    -------
+    bool
+        True iff every strategy is a probability vector and no player gains by a pure deviation.
+
+    Examples
+    --------
+    Matching pennies: the uniform profile is the equilibrium, heads against heads is not.
+
+    >>> from flint import fmpq
+    >>> from symgame.model.game import Player
+    >>> from symgame.model.region import Domain
+    >>> game = NormalFormGame.two_player("pennies", Domain(()), [Player("Row", ("H", "T")),
+    ...                                  Player("Col", ("H", "T"))], [[1, -1], [-1, 1]])
+    >>> half, heads = [fmpq(1, 2), fmpq(1, 2)], [fmpq(1), fmpq(0)]
+    >>> is_nash_raw(game, {}, [half, half]), is_nash_raw(game, {}, [heads, heads])
+    (True, False)
+    """
+    from flint import fmpq
+
+    one, zero = fmpq(1), fmpq(0)
+    if not all(sum(s, zero) == one and min(s) >= zero for s in strategies):
+        return False
+    per_action = _action_payoffs_raw(game, point, strategies)
+    return all(max(values) == weighted_sum(values, strategy) for values, strategy in zip(per_action, strategies))
 
 
 def is_nash(game: NormalFormGame, point: Mapping[str, Fraction],

@@ -131,3 +131,50 @@ def test_deviation_monomials_at_a_vertex_are_the_payoff_with_the_vertex_substitu
     substituted = sp.Poly(expr.subs({x: vertex[0], z: vertex[1]}), *gens, domain="QQ")
     assert dict(_pinned_monomials(poly, pinned)) == dict(substituted.terms()) if not substituted.is_zero \
         else _pinned_monomials(poly, pinned) == ()
+
+
+@settings(max_examples=60)
+@given(st.integers(1, 3), st.integers(1, 3), st.data())
+def test_is_nash_raw_equals_exact_regret_on_equilibria_and_on_other_profiles(rows, cols, data):
+    """The grid check's fast verdict (python-flint values throughout) against the Fraction report: on pure
+    profiles of random games (some of them equilibria), random mixtures (rarely equilibria) and vectors that are
+    not probability vectors."""
+    from flint import fmpq
+
+    from symgame.model.expr import raw_point
+    from symgame.verify.regret import exact_regret, is_nash_raw
+
+    a = sp.Symbol("a", real=True)
+    domain = Domain((parse_domain("a", "(0, 1)"),))
+    entries = st.integers(-2, 2)
+    matrices = tuple(sp.ImmutableMatrix(rows, cols, lambda i, j: data.draw(entries) + data.draw(entries) * a)
+                     for _ in range(2))
+    game = NormalFormGame("random", domain, (Player("1", tuple(f"r{i}" for i in range(rows))),
+                                             Player("2", tuple(f"c{j}" for j in range(cols)))), matrices)
+    point = {"a": data.draw(st.fractions(0, 1, max_denominator=4))}
+    kind = data.draw(st.sampled_from(["pure", "mixed", "invalid"]))
+    strategies = []
+    for n in (rows, cols):
+        if kind == "pure":
+            k = data.draw(st.integers(0, n - 1))
+            strategies.append([Fraction(int(i == k)) for i in range(n)])
+        else:
+            weights = data.draw(st.lists(st.integers(0 if kind == "mixed" else -2, 3), min_size=n, max_size=n))
+            total = sum(weights)
+            strategies.append([Fraction(w, total) if kind == "mixed" and total else Fraction(w) for w in weights])
+    expected = exact_regret(game, point, strategies).is_nash
+    raw = [[fmpq(p.numerator, p.denominator) for p in s] for s in strategies]
+    assert is_nash_raw(game, raw_point(point), raw) == expected
+
+
+def test_is_nash_raw_refuses_a_vector_with_a_negative_weight_even_where_every_action_pays_the_same():
+    from flint import fmpq
+
+    from symgame.verify.regret import exact_regret, is_nash_raw
+
+    game = NormalFormGame.two_player("flat", Domain(()), [Player("1", ("u", "d")), Player("2", ("l", "r"))],
+                                     [[0, 0], [0, 0]])
+    odd = [Fraction(2), Fraction(-1)]                      # sums to 1, not a probability vector
+    assert not exact_regret(game, {}, [odd, odd]).is_nash
+    assert not is_nash_raw(game, {}, [[fmpq(2), fmpq(-1)]] * 2)
+    assert is_nash_raw(game, {}, [[fmpq(1), fmpq(0)]] * 2)
