@@ -11,6 +11,12 @@ settings.register_profile("symgame", derandomize=True, deadline=None, print_blob
 settings.load_profile("symgame")
 
 
+# Expensive fixtures are session-scoped, also those defined in one test module (they stay visible to that module
+# only): xdist's worksteal scheduler interleaves the modules on a worker after a steal, and pytest tears a
+# module-scoped fixture down whenever the next test belongs to another module, so it was built again (the front
+# door's twelve solutions three times in one run). No test mutates these objects.
+
+
 @pytest.fixture(scope="session")
 def two_by_two_analysis():
     from derivations.ganzfried2022.seeds import GAMES

@@ -49,7 +49,7 @@ def test_printed_matrix_differs_only_at_wagers_1_2():
     assert sp.expand(game.payoffs[0][1, 2] - (sp.Rational(1, 2) - P2 + P1 * P2)) == 0
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def jeopardy_5_3():
     from derivations.ganzfried2022.seeds import jeopardy_spec
     from symgame.games.analysis import analyse

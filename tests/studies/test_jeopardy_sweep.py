@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SWEEP = ROOT / "outputs" / "jeopardy" / "sweep"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def cache():
     return json.loads((SWEEP / CACHE_FILE).read_text())
 
@@ -94,11 +94,13 @@ def test_a_crashing_pair_is_retried_then_reported_and_not_cached(tmp_path, monke
     assert sorted(saved) == ["pair_1_0", "pair_2_1"]
 
 
-def test_a_tampered_pair_is_caught_before_it_is_rendered(tmp_path):
+def test_a_tampered_pair_is_caught_before_it_is_rendered(cache):
+    import copy
+
     from derivations.ganzfried2022.jeopardy_sweep import check_pair
     from symgame.errors import StoreError
 
-    data = json.loads((SWEEP / CACHE_FILE).read_text())["pair_8_7"]["data"]
+    data = copy.deepcopy(cache["pair_8_7"]["data"])        # the shared record stays as committed
     check_pair(data)
     rule = data["pdl"][0]["machine"]["profile"]["Player 1"]
     action = sorted(rule)[0]

@@ -27,7 +27,7 @@ def billingham_restrictions(variables):
     return fixed
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def full_game():
     return kuhn3.build_game(4)
 

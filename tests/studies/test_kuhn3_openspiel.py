@@ -11,7 +11,7 @@ from derivations.szafron2013.openspiel import openspiel_side, symgame_side
 EFG = Path(__file__).resolve().parents[2] / "derivations" / "szafron2013" / "openspiel_kuhn3.efg"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def sides():
     return openspiel_side(EFG), symgame_side(3)
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KUHN3 = ROOT / "outputs" / "kuhn3"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def data():
     cached = json.loads((KUHN3 / CACHE_FILE).read_text())["kuhn3"]["data"]
     # the cache is current: study() returns it without computing (a stale cache would recompute for minutes)

@@ -16,7 +16,7 @@ from symgame.verify.polycert import ProfileSet, exact_regret
 OUT = Path(__file__).resolve().parents[2] / "outputs" / "kuhn"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def report():
     with ProcessMapper() as mapper:
         return derive_three_card_family(mapper)

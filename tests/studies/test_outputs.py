@@ -17,7 +17,7 @@ SCHEMA = json.loads((ROOT / "symgame" / "export" / "result.schema.json").read_te
 TEXT_FILES = ("result.json", "summary.md", "errata.md", "cheatsheet.tex")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def analyses(request):
     cached = {"two_by_two": request.getfixturevalue("two_by_two_analysis"),
               "weakest_link": request.getfixturevalue("weakest_link_analysis")}

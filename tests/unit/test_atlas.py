@@ -68,7 +68,7 @@ def fingerprint(atlas):
             (atlas.stats.raw_cases, atlas.stats.search_nodes, atlas.stats.survivors, atlas.stats.solved))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def serial_atlas():
     return build_atlas(three_player_game(), serial_map)
 

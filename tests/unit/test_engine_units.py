@@ -23,7 +23,7 @@ PENNIES = {"game": "pennies", "parameters": {"P": "[1, oo)"},
                        {"name": "2", "variables": ["y"], "payoff": "-(P*x*y + 3*x*y - 2*x - 2*y + 1)"}]}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def pennies():
     return polynomial_game_from_data(PENNIES, "<test>")
 

@@ -63,7 +63,7 @@ ENGINES = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def solutions(tmp_path_factory) -> dict[str, Solution]:
     folder = tmp_path_factory.mktemp("games")
     for name, text in (("ring.nfg", RING), ("entry.efg", ENTRY), ("match.efg", MATCH)):

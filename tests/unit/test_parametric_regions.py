@@ -13,12 +13,12 @@ from symgame.model.decide import Decision
 from symgame.model.treefile import load_tree_file
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def regions():
     return tree_solve("examples/kuhn_ante_bet.yaml")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def one_parameter():
     return tree_solve("examples/kuhn_bet.yaml")
 

@@ -39,7 +39,7 @@ def matrix_at(data, s):
             for row in data["payoffs"]]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def unseen_result(tmp_path_factory):
     path = tmp_path_factory.mktemp("g") / "game.yaml"
     path.write_text(yaml.safe_dump(GAME))
