@@ -63,12 +63,27 @@ ENGINES = {
 }
 
 
+class _Solved(dict):
+    """Each game of ENGINES solved when a test first asks for it (the two test workers each solve only the games
+    their tests use, instead of all twelve)."""
+
+    def __init__(self, folder: Path):
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, name: str) -> Solution:
+        if name not in ENGINES:
+            raise KeyError(name)
+        self[name] = symgame.solve(self.folder / name if "/" not in name else ROOT / name)
+        return self[name]
+
+
 @pytest.fixture(scope="session")     # see conftest.py: built once per worker
 def solutions(tmp_path_factory) -> dict[str, Solution]:
     folder = tmp_path_factory.mktemp("games")
     for name, text in (("ring.nfg", RING), ("entry.efg", ENTRY), ("match.efg", MATCH)):
         (folder / name).write_text(text)
-    return {name: symgame.solve(folder / name if "/" not in name else ROOT / name) for name in ENGINES}
+    return _Solved(folder)
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
