@@ -292,10 +292,19 @@ def test_an_old_pickle_checkpoint_is_never_loaded(tmp_path):
     assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
 
 
-def kill_9_and_resume(command: list[str], checkpoint: Path, reached, stops) -> None:
+def kill_9_and_resume(command: list[str], checkpoint: Path, reached, stops, rerun=None) -> None:
     """Run ``command --checkpoint checkpoint``, SIGKILL it once ``reached(checkpoint, stop)`` holds, rerun it:
-    the rerun must exit 0 and print what an uninterrupted run prints, for every ``stop``."""
-    clean = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    the rerun must exit 0 and print what an uninterrupted run prints, for every ``stop``. ``rerun(arguments)``
+    (``(status, stdout)``), if given, runs the uninterrupted and the resumed commands in this process through the
+    command line's ``main`` (the same code; the killed runs are always processes)."""
+    def run(arguments: list[str]) -> tuple[int, str]:
+        if rerun is not None:
+            return rerun(arguments)
+        done = subprocess.run(command + arguments, capture_output=True, text=True)
+        return done.returncode, done.stdout + (done.stderr if done.returncode else "")
+
+    status, clean = run([])
+    assert status == 0, clean
     for stop in stops:
         path = checkpoint.with_name(f"{checkpoint.name}{stop}")
         process = subprocess.Popen(command + ["--checkpoint", str(path)], stdout=subprocess.DEVNULL,
@@ -310,9 +319,9 @@ def kill_9_and_resume(command: list[str], checkpoint: Path, reached, stops) -> N
             time.sleep(0.002)
         process.send_signal(signal.SIGKILL)
         process.wait()
-        resumed = subprocess.run(command + ["--checkpoint", str(path)], capture_output=True, text=True)
-        assert resumed.returncode == 0, resumed.stderr
-        assert resumed.stdout == clean
+        status, resumed = run(["--checkpoint", str(path)])
+        assert status == 0, resumed
+        assert resumed == clean
 
 
 @pytest.mark.slow
@@ -371,9 +380,14 @@ def test_an_atlas_checkpoint_is_never_written_through_a_link(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_the_atlas_survives_kill_9(tmp_path):
+def test_the_atlas_survives_kill_9(tmp_path, capsys):
+    def rerun(arguments: list[str]) -> tuple[int, str]:
+        status, out, err = _atlas(arguments, capsys)
+        return status, out if status == 0 else err
+
     kill_9_and_resume([sys.executable, "-m", "symgame", "atlas", str(EXAMPLE), "--json", "--workers", "1"],
-                      tmp_path / "run.jsonl", lambda path, stop: path.read_text().count("\n") >= stop, (5, 30, 60))
+                      tmp_path / "run.jsonl", lambda path, stop: path.read_text().count("\n") >= stop, (5, 30, 60),
+                      rerun=rerun)
 
 
 @pytest.mark.slow
