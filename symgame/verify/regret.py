@@ -50,15 +50,22 @@ def exact_regret(game: NormalFormGame, point: Mapping[str, Fraction],
 
     Arithmetic is exact (python-flint rationals); results are Fractions.
     """
-    raw_strategies = [[to_fmpq(p) for p in s] for s in strategies]
-    valid = all(sum(s, Fraction(0)) == 1 and min(s) >= 0 for s in strategies)
-    per_action = _action_payoffs_raw(game, raw_point(point), raw_strategies)
+    valid, regrets, payoffs = _regrets_raw(game, raw_point(point), [[to_fmpq(p) for p in s] for s in strategies])
+    return RegretReport(tuple(map(to_fraction, regrets)), tuple(map(to_fraction, payoffs)), valid)
+
+
+def _regrets_raw(game: NormalFormGame, point: Mapping[str, "fmpq"], strategies: Sequence[Sequence["fmpq"]]
+                 ) -> tuple[bool, list, list]:
+    """Whether every strategy is a probability vector, each player's regret and payoff (python-flint values)."""
+    from flint import fmpq
+
+    valid = all(sum(s, fmpq(0)) == 1 and min(s) >= 0 for s in strategies)
     regrets, payoffs = [], []
-    for values, strategy in zip(per_action, raw_strategies):
+    for values, strategy in zip(_action_payoffs_raw(game, point, strategies), strategies):
         achieved = weighted_sum(values, strategy)
-        payoffs.append(to_fraction(achieved))
-        regrets.append(to_fraction(max(values) - achieved))
-    return RegretReport(tuple(regrets), tuple(payoffs), valid)
+        payoffs.append(achieved)
+        regrets.append(max(values) - achieved)
+    return valid, regrets, payoffs
 
 
 def is_nash_raw(game: NormalFormGame, point: Mapping[str, "fmpq"], strategies: Sequence[Sequence["fmpq"]]) -> bool:
@@ -91,13 +98,8 @@ def is_nash_raw(game: NormalFormGame, point: Mapping[str, "fmpq"], strategies: S
     >>> is_nash_raw(game, {}, [half, half]), is_nash_raw(game, {}, [heads, heads])
     (True, False)
     """
-    from flint import fmpq
-
-    one, zero = fmpq(1), fmpq(0)
-    if not all(sum(s, zero) == one and min(s) >= zero for s in strategies):
-        return False
-    per_action = _action_payoffs_raw(game, point, strategies)
-    return all(max(values) == weighted_sum(values, strategy) for values, strategy in zip(per_action, strategies))
+    valid, regrets, _ = _regrets_raw(game, point, strategies)
+    return valid and all(r == 0 for r in regrets)
 
 
 def is_nash(game: NormalFormGame, point: Mapping[str, Fraction],
