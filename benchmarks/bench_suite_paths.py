@@ -172,36 +172,23 @@ def kuhn3_render() -> None:
 
 
 def fictitious_recursive() -> None:
-    from fractions import Fraction
-
-    import numpy as np
-
     from derivations.buck2022.outputs import FP_MESH, FP_STEPS
     from symgame.games import guts
-    from symgame.numeric.fictitious import _against_others, fictitious_play
+    from symgame.numeric import fictitious
 
-    tensors = guts.three_player_tensors(FP_MESH)      # int64, payoffs / the mesh's denominator
+    tensors = guts.three_player_tensors(FP_MESH)
 
-    def previous():
-        # the previous loop: each player's action values recomputed from all counts at every step
-        n, sizes = len(tensors), tensors[0].shape
-        counts = [np.zeros(sizes[k], dtype=np.int64) for k in range(n)]
-        current, plays, gaps = [0] * n, [], []
-        for t in range(FP_STEPS):
-            for k in range(n):
-                counts[k][current[k]] += 1
-            values = [_against_others(tensors[k], k, counts) for k in range(n)]
-            best = [int(max(v)) for v in values]
-            current = [next(a for a, x in enumerate(v) if int(x) == b) for v, b in zip(values, best)]
-            plays.append(list(current))
-            gaps.append(float(Fraction(sum(best), (t + 1) ** (n - 1))))
-        return plays, gaps, tuple(tuple(Fraction(int(c), FP_STEPS) for c in cs) for cs in counts)
-
-    def current():
-        trace = fictitious_play(tensors, FP_STEPS)
+    def run(incremental_from: float):
+        # the recomputation from all counts is the library's path below INCREMENTAL_FROM entries: the previous way
+        default, fictitious.INCREMENTAL_FROM = fictitious.INCREMENTAL_FROM, incremental_from
+        try:
+            trace = fictitious.fictitious_play(tensors, FP_STEPS)
+        finally:
+            fictitious.INCREMENTAL_FROM = default
         return trace.plays.tolist(), trace.gaps.tolist(), trace.mixtures
 
-    _best("5. Guts' fictitious play, 1,000 steps on the mesh game", previous, current)
+    _best("5. Guts' fictitious play, 1,000 steps on the mesh game", lambda: run(float("inf")),
+          lambda: run(fictitious.INCREMENTAL_FROM))
 
 
 PAIRS = {"1": grid_regret, "2": billingham_encodings, "3": sweep_recheck, "4": kuhn3_render,
