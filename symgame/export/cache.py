@@ -155,15 +155,27 @@ def module_closure(roots: Iterable[str]) -> list[str]:
     return sorted(seen)
 
 
+_VERSIONS: dict[tuple[str, ...], dict[str, str]] = {}
+
+
 def library_versions() -> dict[str, str]:
-    """The installed versions of :data:`NUMERIC_LIBRARIES` (``"absent"`` for a missing one)."""
-    out = {}
-    for name in NUMERIC_LIBRARIES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "absent"
-    return out
+    """The installed versions of :data:`NUMERIC_LIBRARIES` (``"absent"`` for a missing one).
+
+    Read once per import path (``sys.path``) in a process: reading the packages' metadata took about 8 ms a call,
+    and a sweep computes one key per pair.
+    """
+    import sys
+
+    where = tuple(sys.path)
+    if where not in _VERSIONS:
+        out = {}
+        for name in NUMERIC_LIBRARIES:
+            try:
+                out[name] = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                out[name] = "absent"
+        _VERSIONS[where] = out
+    return dict(_VERSIONS[where])
 
 
 class CacheKey(str):
@@ -230,14 +242,36 @@ def code_fingerprint(roots: Iterable[str]) -> str:
     if missing:                             # the empty closure's hash would pass for a fingerprint
         raise LookupError(f"cannot fingerprint {', '.join(missing)}: no such module on the path "
                           f"(run from the repository's root, or install it)")
+    known = _FINGERPRINTS.get(tuple(roots))
+    if known is not None and all(_module_file(name) == path and _stamp(path) == stamp
+                                 for name, path, stamp in known[0]):
+        return known[1]
     digest = hashlib.sha256()
+    stamps = []
     for name in module_closure(roots):
-        if name in STORAGE_MODULES:
-            continue
         path = _module_file(name)
         assert path is not None          # module_closure keeps only modules with a file
+        stamps.append((name, path, _stamp(path)))
+        if name in STORAGE_MODULES:
+            continue
         digest.update(name.encode() + b"\0" + _parsed(path)[1].encode() + b"\0")
+    _FINGERPRINTS[tuple(roots)] = (tuple(stamps), digest.hexdigest())
     return digest.hexdigest()
+
+
+#: code_fingerprint's answers per tuple of roots, with the file and (mtime, size) of every module of the closure
+#: they read: a later call only checks that each module is still that file with that stamp (a moved or changed
+#: file recomputes it; it took about 7 ms a call). A new module file that an unchanged file imports under a name
+#: that was not a module before is not noticed within the process.
+_FINGERPRINTS: dict[tuple[str, ...], tuple[tuple[tuple[str, Path, tuple[int, int]], ...], str]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        info = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (info.st_mtime_ns, info.st_size)
 
 
 def content_key(part: str, parameters: Mapping[str, Any], roots: Iterable[str], version: int = 1,

@@ -80,7 +80,16 @@ def _number(text: str) -> tuple[int, int]:
 
 def _fold(tree: Any, names: Collection[str], number: Callable[[str], Any], parameter: Callable[[str], Any],
           add: Callable[[list], Any], mul: Callable[[list], Any], power: Callable[[Any, int], Any]) -> Any:
-    """Read a tree bottom-up without recursion, checking every node, and combine it by the given functions."""
+    """Read a tree bottom-up without recursion, checking every node, and combine it by the given functions
+    (the garbage collector paused: :func:`~symgame.model.store.gc_paused`)."""
+    from .store import gc_paused
+
+    with gc_paused():
+        return _fold_nodes(tree, names, number, parameter, add, mul, power)
+
+
+def _fold_nodes(tree: Any, names: Collection[str], number: Callable[[str], Any], parameter: Callable[[str], Any],
+                add: Callable[[list], Any], mul: Callable[[list], Any], power: Callable[[Any, int], Any]) -> Any:
     results: list[Any] = []
     stack: list[tuple[Any, bool, int]] = [(tree, False, 1)]
     seen = 0

@@ -183,6 +183,7 @@ class NormalFormGame(MarkdownDisplay):
         ``[[(exponents, fmpq_mat), ...], ...]`` (the second player's transposed: her actions are the columns);
         None when an entry is not a polynomial over Q in them."""
         from flint import fmpq, fmpq_mat
+        from sympy.polys.polyutils import parallel_dict_from_expr
 
         symbols = self.domain.symbols
         gens = [symbols[n] for n in self.domain.names]
@@ -190,16 +191,17 @@ class NormalFormGame(MarkdownDisplay):
         for m in self.payoffs:
             rows, cols = m.shape
             parts: dict[tuple[int, ...], list] = {}
-            exprs = [sp.expand(m[i, j]) for i in range(rows) for j in range(cols)]
+            exprs = [m[i, j] for i in range(rows) for j in range(cols)]
             if gens:
-                # all entries in one conversion (one sympy.Poly per entry took most of a small game's regret)
+                # all entries in one conversion to {exponents: coefficient} (one sympy.Poly per entry took most of
+                # a small game's regret; Polys of all entries at once, half of the time of this)
                 try:
-                    polys, options = sp.parallel_poly_from_expr(exprs, *gens)
+                    dicts, _ = parallel_dict_from_expr(exprs, gens=gens, expand=True)
                 except sp.PolynomialError:
                     return None
-                if options["domain"] not in (sp.ZZ, sp.QQ):
+                if not all(c.is_Rational for d in dicts for c in d.values()):
                     return None
-                entry_terms = [poly.terms() for poly in polys]
+                entry_terms = [d.items() for d in dicts]
             elif all(e.is_Rational for e in exprs):
                 entry_terms = [[((), e)] for e in exprs]
             else:

@@ -7,7 +7,7 @@ statements of a paper, and sample parameter values; it runs every check of
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
 
@@ -48,6 +48,10 @@ class AtlasAnalysis:
     coverage: tuple[CoverageVerdict, ...]
     statements: tuple[StatementVerdict, ...]
     numeric: tuple[NumericMatch, ...]
+    #: profits already simplified, per (family, member): the summary, the cheat sheet and the dynamics study
+    #: each ask for them (sympy's simplify, about 0.2 s a family)
+    _profits: dict[tuple[str, int], tuple[sp.Expr, ...]] = field(default_factory=dict, init=False, repr=False,
+                                                                 compare=False, hash=False)
 
     @property
     def all_proved(self) -> bool:
@@ -59,6 +63,10 @@ class AtlasAnalysis:
 
     def profits(self, family: Family, member: int = 0) -> tuple[sp.Expr, ...]:
         """Each player's expected profit on the family's member ``member`` (default the first), simplified."""
+        known = self._profits.get((family.ident, member))
+        ours = any(f is family for f in self.atlas.families)     # another family with the same name is not cached
+        if known is not None and ours:
+            return known
         game = self.atlas.game
         branch = family.members[member].branch
         subs = {game.symbol(x): v for x, v in branch.values}
@@ -66,7 +74,10 @@ class AtlasAnalysis:
         if point is not None:
             subs = {k: sp.sympify(v).subs(game.symbol(game.parameter_names[0]), point) for k, v in subs.items()}
             subs[game.symbol(game.parameter_names[0])] = point
-        return tuple(sp.factor(sp.radsimp(sp.simplify(p.payoff.subs(subs)))) for p in game.players)
+        out = tuple(sp.factor(sp.radsimp(sp.simplify(p.payoff.subs(subs)))) for p in game.players)
+        if ours:
+            self._profits[(family.ident, member)] = out
+        return out
 
     def printed_labels(self, family: Family) -> tuple[str, ...]:
         return tuple(sorted({v.solution.label for v in self.printed if family.ident in v.families},
