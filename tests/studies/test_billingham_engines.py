@@ -62,12 +62,12 @@ def test_deviation_gains_equal_the_substitution_at_every_vertex(billingham_atlas
         reference = {}
         for player in game.players:
             own = [game.symbol(v) for v in player.variables]
-            here = player.payoff.subs(values, simultaneous=True)
+            here = player.payoff.xreplace(values)                 # symbols replaced at once, as the definition
             for vertex in itertools.product((0, 1), repeat=len(own)):
                 pinned = dict(zip(own, vertex))
                 others = {s: e for s, e in values.items() if s not in pinned}
                 label = f"player {player.name} plays " + ", ".join(f"{v}={b}" for v, b in zip(player.variables, vertex))
-                reference[label] = sp.cancel(here - player.payoff.subs(pinned).subs(others, simultaneous=True))
+                reference[label] = sp.cancel(here - player.payoff.xreplace(pinned).xreplace(others))
         found = {label: sp.cancel(gain) for label, gain in deviation_expressions(game, pset)}
         assert found == {label: g for label, g in reference.items() if g != 0}, family.ident
 
