@@ -87,7 +87,9 @@ def refine_to_nash(game: PolynomialGame, pset: ProfileSet, interval: ParamInterv
     """The Nash equilibria of one family (None when there are none), with a minimal set of added constraints."""
     fam = encode_family(game, pset, interval)
     free_syms = {game.symbol(x): sp.Symbol(str(fam.terms[x]), real=True) for x in pset.free}
-    base = fam.base + fam.ties
+    # the family's own conditions as one conjunction, built once: each of the thousands of solvers below then
+    # takes one assertion instead of converting some forty through z3's Python layer (most of their time)
+    base = [z3.And(*fam.base, *fam.ties)] if fam.base or fam.ties else []
     needed: list[tuple[sp.Expr, z3.BoolRef]] = []
     for label, gain in deviation_expressions(game, pset):
         holds = fam.enc.condition(gain.xreplace(free_syms), ">=")
