@@ -14,9 +14,13 @@ equal; the best of two is printed with the ratio:
    stored study re-verified again (previous) against once per process (current);
 5. Guts' fictitious play (1,000 steps on the 101 x 101 x 101 mesh game, the study's "recursive" part, computed by
    the suite three times): every action value recomputed from all counts at every step (previous) against kept up
-   to date one count at a time (current).
+   to date one count at a time (current);
+6. the sweep's cache read (13.5 MB of JSON) and its 213 stored decision lists re-checked, with Python's garbage
+   collector running throughout (previous) against paused while the JSON is parsed and while each pair's formulas
+   are compiled and checked (current, :func:`symgame.model.store.gc_paused`): those blocks build millions of
+   containers and no cycles, and each collection traversed every live one.
 
-    PYTHONPATH=. python3 benchmarks/bench_suite_paths.py [--only 1,2,3,4,5]
+    PYTHONPATH=. python3 benchmarks/bench_suite_paths.py [--only 1,2,3,4,5,6]
 """
 from __future__ import annotations
 
@@ -191,8 +195,33 @@ def fictitious_recursive() -> None:
           lambda: run(fictitious.INCREMENTAL_FROM))
 
 
+def sweep_gc() -> None:
+    import contextlib
+    import gc
+
+    from derivations.ganzfried2022.jeopardy_sweep import check_pair
+    from symgame.model import store
+
+    path = ROOT / "outputs" / "jeopardy" / "sweep" / "study_cache.json"
+
+    def run():
+        gc.collect()
+        records = [entry["data"] for entry in store.load_json(path).values()]
+        return [check_pair(d) for d in records if "error" not in d]
+
+    def previous():
+        paused = store.gc_paused
+        store.gc_paused = contextlib.nullcontext          # type: ignore[assignment]
+        try:
+            return run()
+        finally:
+            store.gc_paused = paused
+
+    _best("6. the sweep's cache read and re-checked", previous, run)
+
+
 PAIRS = {"1": grid_regret, "2": billingham_encodings, "3": sweep_recheck, "4": kuhn3_render,
-         "5": fictitious_recursive}
+         "5": fictitious_recursive, "6": sweep_gc}
 
 
 def main(argv: list[str]) -> int:
