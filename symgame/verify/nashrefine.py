@@ -88,7 +88,8 @@ def refine_to_nash(game: PolynomialGame, pset: ProfileSet, interval: ParamInterv
     fam = encode_family(game, pset, interval)
     free_syms = {game.symbol(x): sp.Symbol(str(fam.terms[x]), real=True) for x in pset.free}
     # the family's own conditions as one conjunction, built once: each of the thousands of solvers below then
-    # takes one assertion instead of converting some forty through z3's Python layer (most of their time)
+    # takes one assertion instead of converting some forty through z3's Python layer (Kuhn's three-card family
+    # 10.5 s -> 10.1 s, the same report)
     base = [z3.And(*fam.base, *fam.ties)] if fam.base or fam.ties else []
     needed: list[tuple[sp.Expr, z3.BoolRef]] = []
     for label, gain in deviation_expressions(game, pset):
