@@ -21,7 +21,7 @@ SWEEP = ROOT / "outputs" / "jeopardy" / "sweep"
 
 @pytest.fixture(scope="module")
 def cache():
-    """The sweep's cache (60 MB of JSON, 0.2 s to read): per module, so that the rest of the worker's session does
+    """The sweep's cache (26 MB of JSON, about 0.2 s to read): per module, so that the rest of the worker's session does
     not carry its millions of objects through every garbage collection."""
     from symgame.model.store import load_json
 
