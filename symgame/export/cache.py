@@ -82,13 +82,22 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    """A file's (mtime in ns, size), the version the caches of this module are keyed to; (-1, -1) when it is gone
+    (reading it then raises as before)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (info.st_mtime_ns, info.st_size)
+
+
 _PARSED: dict[tuple[str, int, int], tuple[ast.AST, str]] = {}
 
 
 def _parsed(path: Path) -> tuple[ast.AST, str]:
     """The syntax tree of ``path`` and the digest of its normalised form, parsed once per version of the file."""
-    info = path.stat()
-    stamp = (str(path), info.st_mtime_ns, info.st_size)
+    stamp = (str(path), *_stamp(path))
     if stamp not in _PARSED:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         imports = ast.Module(body=[n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))],
@@ -103,8 +112,7 @@ _IMPORTS: dict[tuple[str, tuple[str, int, int]], set[str]] = {}
 
 def _imports(name: str, path: Path) -> set[str]:
     """Tracked modules imported anywhere in the module ``name`` (absolute and relative imports)."""
-    info = path.stat()
-    stamp = (name, (str(path), info.st_mtime_ns, info.st_size))
+    stamp = (name, (str(path), *_stamp(path)))
     if stamp not in _IMPORTS:
         _IMPORTS[stamp] = _find_imports(name, path)
     return set(_IMPORTS[stamp])
@@ -282,14 +290,6 @@ def code_fingerprint(roots: Iterable[str]) -> str:
 #: file recomputes it; it took about 7 ms a call). A new module file that an unchanged file imports under a name
 #: that was not a module before is not noticed within the process.
 _FINGERPRINTS: dict[tuple[str, ...], tuple[tuple[tuple[str, Path, tuple[int, int]], ...], str]] = {}
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    try:
-        info = path.stat()
-    except OSError:
-        return (-1, -1)
-    return (info.st_mtime_ns, info.st_size)
 
 
 def content_key(part: str, parameters: Mapping[str, Any], roots: Iterable[str], version: int = 1,
