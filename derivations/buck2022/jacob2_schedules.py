@@ -154,3 +154,105 @@ def schedule_study(directory: Path, name: str, recompute: bool = False) -> dict[
                   recompute=recompute, check=lambda found: check_schedule(name, found))
     checkpoint.unlink(missing_ok=True)
     return data
+
+
+#: Which of a schedule's msolve supports get an exact membership certificate
+#: (:func:`symgame.engine.enumpoly.certify_support`): every one msolve finds empty, and the parametrized ones with
+#: at most this many unknowns. Measured on (C.7): Singular's ``lift`` takes at most 14 s on those (cofactors of up
+#: to a quarter of a million terms); at 8 unknowns half of the parametrized supports ran past 20 s each.
+CERTIFY_MAX_UNKNOWNS = 7
+
+
+def _singular_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("passagemath-singular")
+    except PackageNotFoundError:
+        return "absent"
+
+
+def membership_available() -> bool:
+    """Whether the certificates can be computed here (msolve and Singular installed)."""
+    from symgame.engine.membership import singular_program
+    from symgame.engine.msolve import msolve_program
+
+    return singular_program() is not None and msolve_program() is not None
+
+
+def certificates_part(name: str) -> str:
+    return f"jacob2/{name}/certificates"
+
+
+def certificates_key(name: str) -> str:
+    from symgame.export.cache import content_key
+
+    return content_key(certificates_part(name), {"schedule": str(schedule_key(name)), "msolve": _msolve_version(),
+                                                 "singular": _singular_version(), "max_unknowns": CERTIFY_MAX_UNKNOWNS},
+                       [__name__, "symgame.engine.membership"], version=1)
+
+
+def _support_of(profile: list[list[str]]) -> list[list[int]]:
+    return [[a + 1 for a, p in enumerate(mix) if p != "0"] for mix in profile]
+
+
+def compute_certificates(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Exact membership certificates for the msolve supports of a cached schedule (JSON-ready): for each, its
+    kind (``empty``, ``parametrized`` or ``not certified``), the number of complex solutions with every support
+    probability nonzero, the equilibria among them and the certificate's size in terms."""
+    from symgame.engine.enumpoly import certify_support
+
+    game = strategic(name)
+    rows = []
+    for support in data["msolve_supports"]:
+        cert = certify_support(game, tuple(tuple(a - 1 for a in s) for s in support),
+                               max_unknowns=CERTIFY_MAX_UNKNOWNS)
+        if cert is None:
+            rows.append({"support": support, "kind": "not certified"})
+            continue
+        rows.append({"support": support, "kind": cert.kind, "solutions": cert.solutions, "terms": cert.terms,
+                     "equilibria": sorted([[str(p) for p in mix] for mix in eq.profile] for eq in cert.equilibria)})
+    return {"supports": rows}
+
+
+def check_certificates(name: str, data: dict[str, Any], certificates: Any) -> None:
+    """Check cached certificates against the cached schedule before they are used: one row per msolve support,
+    in order, and each certified support's equilibria exactly those the schedule lists with that support.
+
+    Raises
+    ------
+    StoreError
+        Naming the support that does not agree.
+    """
+    from symgame.errors import StoreError
+
+    where = f"{CACHE_FILE}: {certificates_part(name)}"
+    try:
+        rows = certificates["supports"]
+        if [row["support"] for row in rows] != data["msolve_supports"]:
+            raise StoreError(f"{where}: the supports are not the schedule's msolve supports")
+        listed: dict[str, list] = {}
+        for eq in data["equilibria"]:
+            listed.setdefault(str(_support_of(eq["profile"])), []).append(eq["profile"])
+        for row in rows:
+            if row["kind"] == "not certified":
+                continue
+            if row["kind"] not in ("empty", "parametrized") or not isinstance(row["terms"], int):
+                raise StoreError(f"{where}: support {row['support']} has a malformed record")
+            if sorted(listed.get(str(row["support"]), [])) != row["equilibria"]:
+                raise StoreError(f"{where}: support {row['support']}: the certified equilibria are not the listed ones")
+            if row["kind"] == "empty" and (row["equilibria"] or row["solutions"] != 0):
+                raise StoreError(f"{where}: support {row['support']} is empty but has solutions")
+    except StoreError:
+        raise
+    except (KeyError, TypeError) as exc:
+        raise StoreError(f"{where}: the stored certificates cannot be read back ({type(exc).__name__})") from None
+
+
+def certificates_study(directory: Path, name: str, data: dict[str, Any], recompute: bool = False) -> dict[str, Any]:
+    """The cached certificates of schedule ``name``'s msolve supports (computed when missing or stale)."""
+    from symgame.export.cache import StudyCache, cached
+
+    return cached(StudyCache(Path(directory) / CACHE_FILE), certificates_part(name), certificates_key(name),
+                  lambda: compute_certificates(name, data), recompute=recompute,
+                  check=lambda found: check_certificates(name, data, found))

@@ -70,7 +70,7 @@ from typing import Any, Iterator, Sequence
 
 import sympy as sp
 
-from ..errors import LimitError
+from ..errors import LimitError, SymgameError
 from ..model.gambit import StrategicGame
 from ..model.z3env import z3
 from .algebraic import Algebraic, NumberField, rational_field, real_solutions
@@ -568,6 +568,113 @@ def _positive_points(system: _System, t: _Tables) -> list[PolyEquilibrium] | Non
     are checked exactly as in :func:`_points`.
     """
     return _msolve_points(system, t, saturate=True)
+
+
+@dataclass(frozen=True)
+class SupportCertificate:
+    """The equilibria of one support proved complete without trusting msolve (see :func:`certify_support`).
+
+    Attributes
+    ----------
+    support : Support
+        Each player's strategies played with positive probability.
+    kind : str
+        ``"empty"``: ``1`` lies in the saturated ideal (no complex solution with every support probability
+        nonzero); ``"parametrized"``: the eliminating polynomial and every coordinate of msolve's
+        parametrization lie in it (every such solution is a parametrized point).
+    solutions : int
+        The complex solutions with every support probability nonzero (the eliminating polynomial's degree;
+        0 when empty).
+    equilibria : tuple of PolyEquilibrium
+        The equilibria among them, each checked by exact regret on the whole game.
+    terms : int
+        The terms of all cofactors of the certificate (its size).
+    """
+
+    support: Support
+    kind: str
+    solutions: int
+    equilibria: tuple[PolyEquilibrium, ...]
+    terms: int
+
+
+def certify_support(game: StrategicGame, support: Support, timeout_s: float | None = None,
+                    max_unknowns: int | None = None) -> SupportCertificate | None:
+    """Prove which equilibria one support profile holds, by exact ideal-membership identities.
+
+    The support's system (step 4 of the module text) is saturated by its probabilities (``u * p = 1`` for a
+    new unknown ``u`` per support probability ``p``) and parametrized by msolve; Singular's ``lift`` then
+    writes ``1`` (no solution) or the parametrization's eliminating polynomial and coordinates as
+    combinations of the equations, and those identities are checked exactly by FLINT
+    (:mod:`symgame.engine.membership`). Neither program is trusted: msolve's points are checked to solve the
+    system, Singular's cofactors to give the identities. What follows is a proof that the equilibria returned
+    are *all* those with this support.
+
+    Parameters
+    ----------
+    game : StrategicGame
+    support : Support
+        Each player's strategies (numbered from 0), as in :attr:`EnumPolyResult.msolve_supports`.
+    timeout_s : float, optional
+        Seconds Singular may run (``None``: no limit).
+    max_unknowns : int, optional
+        Certify a parametrized support only when its system has at most this many unknowns (the cofactors of
+        a parametrization grow fast with them; an empty one is always certified).
+
+    Returns
+    -------
+    SupportCertificate or None
+        ``None`` when the saturated system has infinitely many complex solutions (nothing to certify here),
+        or past ``max_unknowns``.
+
+    Raises
+    ------
+    SymgameError
+        When msolve or Singular is missing or fails (:class:`~symgame.engine.msolve.MsolveError`,
+        :class:`~symgame.engine.membership.SingularError`), or a certificate does not check.
+
+    Examples
+    --------
+    >>> from symgame.model.gambit import read_nfg
+    >>> game = read_nfg('''NFG 1 R "Three players" { "1" "2" "3" } { 2 2 2 }
+    ... 3 1 3  0 0 3  0 3 3  3 1 1  2 3 1  2 1 0  3 1 3  1 1 2''')
+    >>> cert = certify_support(game, ((0, 1), (0, 1), (0, 1)))
+    >>> cert.kind, cert.solutions, len(cert.equilibria), cert.equilibria[0].verified
+    ('parametrized', 2, 1, True)
+    """
+    from .algebraic import real_parametrized_points
+    from .membership import check_certificate, find_certificate
+    from .msolve import parametrize
+
+    t = _Tables.of(game)
+    system = _system(t, [list(range(n)) for n in t.shape], support)
+    inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
+    generators = list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)]
+    symbols = list(system.symbols) + inverses
+    found = parametrize(generators, symbols)
+    if isinstance(found, str):
+        return None
+    equilibria: list[PolyEquilibrium] = []
+    if found is None:
+        targets: list[sp.Expr] = [sp.Integer(1)]
+        kind, count = "empty", 0
+    elif max_unknowns is not None and len(system.symbols) > max_unknowns:
+        return None
+    else:
+        T = sp.Symbol("_T")
+        generators.append(T - sum(c * s for c, s in zip(found.form, symbols)))
+        symbols.append(T)
+        targets = [found.eliminant.as_expr().xreplace({found.eliminant.gen: T})]
+        targets += [x - v.as_expr().xreplace({v.gen: T}) for x, v in zip(system.symbols, found.coordinates)]
+        kind, count = "parametrized", found.eliminant.degree()
+        equilibria = _equilibria(system, t, {}, list(system.symbols),
+                                 real_parametrized_points(found.eliminant,
+                                                          list(found.coordinates[:len(system.symbols)])))
+    certificate = find_certificate(generators, symbols, targets, timeout_s)
+    if not check_certificate(generators, symbols, targets, certificate):
+        raise SymgameError(f"the membership certificate of support {support} does not check")
+    return SupportCertificate(support, kind, count, tuple(equilibria),
+                              sum(len(c) for row in certificate for c in row))
 
 
 def _equilibria(system: _System, t: _Tables, values: dict, free: list, solutions) -> list[PolyEquilibrium]:

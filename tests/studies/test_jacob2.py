@@ -87,7 +87,8 @@ def test_c5_equilibrium_set_is_complete_and_contains_every_search_find():
     assert searched and set(searched) <= set(found.profiles)
     committed = Path(__file__).resolve().parents[2] / "outputs" / "guts" / "jacob2_complete.md"
     cached = {name: schedule_cached(name) for name in ("C.6", "C.7")}
-    assert committed.read_text() == complete_markdown(found, cached), \
+    certified = {"C.7": certificates_cached("C.7")}
+    assert committed.read_text() == complete_markdown(found, cached, certified), \
         f"{committed} is stale: run `symgame derive guts`"
 
 
@@ -98,6 +99,23 @@ def schedule_cached(name: str) -> dict:
     path = Path(__file__).resolve().parents[2] / "outputs" / "guts" / CACHE_FILE
     data = StudyCache(path).get(part(name), schedule_key(name))
     assert data is not None, f"the ({name}) cache is stale: run `symgame derive guts` ((C.7): 30 minutes)"
+    return data
+
+
+def certificates_cached(name: str) -> dict:
+    """The cached membership certificates of a schedule, fresh for its key and checked against the schedule."""
+    from derivations.buck2022.jacob2_schedules import (
+        CACHE_FILE,
+        certificates_key,
+        certificates_part,
+        check_certificates,
+    )
+    from symgame.export.cache import StudyCache
+
+    path = Path(__file__).resolve().parents[2] / "outputs" / "guts" / CACHE_FILE
+    data = StudyCache(path).get(certificates_part(name), certificates_key(name))
+    assert data is not None, f"the ({name}) certificates are stale: run `symgame derive guts` (about a minute)"
+    check_certificates(name, schedule_cached(name), data)
     return data
 
 
@@ -191,3 +209,37 @@ def test_the_last_open_c7_supports_fall_to_a_part_of_their_conditions():
     assert enumpoly._positive_points(enumpoly._system(t, alive, support), t) is None
     assert enumpoly._subsystems_exclude(t, alive, support)
     assert enumpoly._solve_support(t, alive, support, 1_000, 0, True).kind == "none"
+
+
+def test_c7_msolve_answers_are_proved_by_checked_membership_identities():
+    """Two of (C.7)'s msolve supports proved again from scratch: {1,5} x {2,4,6} x {3,4,6} (one equilibrium:
+    msolve's eliminating polynomial and coordinates are combinations of the saturated equations) and
+    {1,4,5} x {2,4,6} x {3,4,5} (1 is: no solution). Each record agrees with the cached certificates, and a
+    cached record whose equilibria differ from the schedule's is refused before use."""
+    import copy
+
+    from derivations.buck2022.jacob2_schedules import check_certificates, membership_available, strategic
+    from symgame.engine.enumpoly import certify_support
+    from symgame.errors import StoreError
+
+    if not membership_available():
+        pytest.skip("msolve or Singular is not installed (.ci/install installs both)")
+    schedule, certificates = schedule_cached("C.7"), certificates_cached("C.7")
+    rows = {str(row["support"]): row for row in certificates["supports"]}
+    game = strategic("C.7")
+    for support, kind, count in (((0, 4), (1, 3, 5), (2, 3, 5)), "parametrized", 1), \
+                                (((0, 3, 4), (1, 3, 5), (2, 3, 4)), "empty", 0):
+        cert = certify_support(game, support)
+        assert cert.kind == kind and len(cert.equilibria) == count and all(e.verified for e in cert.equilibria)
+        row = rows[str([[a + 1 for a in s] for s in support])]
+        assert row["kind"] == kind and row["solutions"] == cert.solutions
+        assert row["equilibria"] == sorted([[str(p) for p in mix] for mix in e.profile] for e in cert.equilibria)
+    tampered = copy.deepcopy(certificates)
+    victim = next(r for r in tampered["supports"] if r["kind"] == "parametrized" and r["equilibria"])
+    victim["equilibria"] = []
+    with pytest.raises(StoreError, match="certified equilibria"):
+        check_certificates("C.7", schedule, tampered)
+    tampered = copy.deepcopy(certificates)
+    tampered["supports"] = tampered["supports"][1:]
+    with pytest.raises(StoreError, match="msolve supports"):
+        check_certificates("C.7", schedule, tampered)

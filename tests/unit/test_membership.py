@@ -1,0 +1,76 @@
+"""Ideal-membership certificates (symgame.engine.membership) and support certificates (enumpoly.certify_support)."""
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+from symgame.engine import enumpoly
+from symgame.engine.membership import SingularError, _read, check_certificate, find_certificate, singular_program
+from symgame.engine.msolve import msolve_program
+from symgame.model.gambit import read_nfg
+
+needs_singular = pytest.mark.skipif(singular_program() is None,
+                                    reason="Singular is not installed (.ci/install installs it)")
+x, y, z = sp.symbols("x y z")
+
+THREE = read_nfg('''NFG 1 R "Three players" { "1" "2" "3" } { 2 2 2 }
+3 1 3  0 0 3  0 3 3  3 1 1  2 3 1  2 1 0  3 1 3  1 1 2''')
+
+
+@needs_singular
+def test_unit_certificate_checks_and_a_tampered_one_does_not():
+    equations = [x * y - 1, x - y, x + y]          # x = y = 0 from the last two, then xy = 0 != 1
+    cert = find_certificate(equations, [x, y], [sp.Integer(1)])
+    assert check_certificate(equations, [x, y], [sp.Integer(1)], cert)
+    cert[0][2] = {(0, 0): Fraction(1, 2)}
+    assert not check_certificate(equations, [x, y], [sp.Integer(1)], cert)
+    assert not check_certificate(equations, [x, y], [sp.Integer(1)], [])
+
+
+@needs_singular
+def test_a_target_outside_the_ideal_gets_no_certificate():
+    with pytest.raises(SingularError, match="no certificate"):
+        find_certificate([x ** 2 - 1], [x], [x - 1])              # x = -1 is a zero of x^2 - 1, not of x - 1
+
+
+def test_singular_output_is_read_by_a_restricted_parser():
+    assert _read("3 1,0\n-1/2 0,0\n.\n.\n", 1, 2) == [[{(1, 0): Fraction(3), (0, 0): Fraction(-1, 2)}, {}]]
+    for bad in ("3 1,0\n", "x 1,0\n.\n", "1 1\n.\n", "1 -1,0\n.\n", "1 1,0\n1 1,0\n.\n", "__import__('os') 1,0\n.\n",
+                "1 1,0 2\n.\n", ""):
+        with pytest.raises(SingularError):
+            _read(bad, 1, 2)
+
+
+@needs_singular
+@seed(20261128)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=4, max_size=4), min_size=2, max_size=3),
+       st.lists(st.integers(-3, 3), min_size=3, max_size=3))
+def test_a_combination_of_the_generators_is_certified(rows, weights):
+    """A target built as a combination of random generators lies in their ideal: Singular finds cofactors (not
+    necessarily the ones used) and they check exactly; the same target plus 1 does not check with them."""
+    generators = [a * x * y + b * z ** 2 + c * x + d for a, b, c, d in rows]
+    target = sp.expand(sum(w * g * (x + k) for k, (w, g) in enumerate(zip(weights, generators))))
+    cert = find_certificate(generators, [x, y, z], [target])
+    assert check_certificate(generators, [x, y, z], [target], cert)
+    assert not check_certificate(generators, [x, y, z], [target + 1], cert)
+
+
+@needs_singular
+@pytest.mark.skipif(msolve_program() is None, reason="msolve is not installed (.ci/install installs it)")
+def test_support_certificates_agree_with_the_enumeration():
+    """Every support of a small three-player game certified from scratch: the certified equilibria are exactly
+    the enumeration's, support by support (the totally mixed one holds sqrt(7)'s equilibrium)."""
+    found = enumpoly.enumpoly_solve(THREE)
+    by_support = {}
+    for eq in found.equilibria:
+        by_support.setdefault(eq.support, []).append([[str(p) for p in mix] for mix in eq.profile])
+    mixed = ((0, 1), (0, 1), (0, 1))
+    cert = enumpoly.certify_support(THREE, mixed)
+    assert cert.kind == "parametrized" and cert.solutions == 2 and cert.terms > 0
+    assert [[[str(p) for p in mix] for mix in e.profile] for e in cert.equilibria] == by_support[mixed]
+    empty = enumpoly.certify_support(THREE, ((0, 1), (0,), (0, 1)))
+    assert empty is not None and empty.equilibria == () and ((0, 1), (0,), (0, 1)) not in by_support
+    assert enumpoly.certify_support(THREE, mixed, max_unknowns=2) is None       # 3 unknowns: not attempted
