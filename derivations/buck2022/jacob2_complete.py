@@ -16,7 +16,13 @@ from fractions import Fraction
 
 from derivations.buck2022.jacob2 import regret, tensors
 from derivations.buck2022.jacob2_outputs import _printed
-from derivations.buck2022.jacob2_schedules import CERTIFY_MAX_UNKNOWNS, WORKERS, strategic
+from derivations.buck2022.jacob2_schedules import (
+    CERTIFY_FEW_SOLUTIONS,
+    CERTIFY_SOLUTIONS,
+    CERTIFY_UNKNOWNS,
+    WORKERS,
+    strategic,
+)
 from symgame.engine.enumpoly import MAX_CHARTS, EnumPolyResult, enumpoly_solve
 from symgame.model.store import write_atomic
 from symgame.references import cite
@@ -127,8 +133,10 @@ def _certified_text(rows: list[dict]) -> str:
             f"{sum(len(r['equilibria']) for r in para)} of them equilibria, each in the table below); the "
             f"certificates have {sum(r['terms'] for r in empty + para):,} terms in all.")
     if rest:
-        text += (f" The other {len(rest)} (parametrized, with more than {CERTIFY_MAX_UNKNOWNS} unknowns, where "
-                 f"the cofactors grow past what was computed here) still rest on msolve: {_supports_text(rest)}.")
+        text += (f" The other {len(rest)} (parametrized, with more than {CERTIFY_SOLUTIONS} complex solutions, or "
+                 f"more than {CERTIFY_FEW_SOLUTIONS} and more than {CERTIFY_UNKNOWNS} unknowns, where Singular's "
+                 f"cofactors did not come within a minute per support here) still rest on msolve: "
+                 f"{_supports_text(rest)}.")
     return text
 
 

@@ -156,11 +156,18 @@ def schedule_study(directory: Path, name: str, recompute: bool = False) -> dict[
     return data
 
 
-#: Which of a schedule's msolve supports get an exact membership certificate
-#: (:func:`symgame.engine.enumpoly.certify_support`): every one msolve finds empty, and the parametrized ones with
-#: at most this many unknowns. Measured on (C.7): Singular's ``lift`` takes at most 14 s on those (cofactors of up
-#: to a quarter of a million terms); at 8 unknowns half of the parametrized supports ran past 20 s each.
-CERTIFY_MAX_UNKNOWNS = 7
+#: Which of a schedule's parametrized msolve supports get an exact membership certificate
+#: (:func:`symgame.engine.enumpoly.certify_support`; every empty one does): those with at most
+#: ``CERTIFY_FEW_SOLUTIONS`` complex solutions in the torus (the degree of msolve's eliminating polynomial), and those
+#: with at most ``CERTIFY_SOLUTIONS`` solutions and ``CERTIFY_UNKNOWNS`` unknowns. Measured on (C.7) (Singular's
+#: ``lift``): every support of the first kind in under 1 s, of the second in at most about 30 s; of the others tried
+#: (4 solutions and 9 unknowns, 8 solutions and 8 unknowns) most ran past 60 s each.
+CERTIFY_FEW_SOLUTIONS, CERTIFY_SOLUTIONS, CERTIFY_UNKNOWNS = 2, 4, 8
+
+
+def certify_attempted(unknowns: int, solutions: int) -> bool:
+    """Whether a parametrized support with these numbers of unknowns and complex solutions is certified."""
+    return solutions <= CERTIFY_FEW_SOLUTIONS or (solutions <= CERTIFY_SOLUTIONS and unknowns <= CERTIFY_UNKNOWNS)
 
 
 def _singular_version() -> str:
@@ -188,7 +195,7 @@ def certificates_key(name: str) -> str:
     from symgame.export.cache import content_key
 
     return content_key(certificates_part(name), {"schedule": str(schedule_key(name)), "msolve": _msolve_version(),
-                                                 "singular": _singular_version(), "max_unknowns": CERTIFY_MAX_UNKNOWNS},
+                                                 "singular": _singular_version(), "rule": [CERTIFY_FEW_SOLUTIONS, CERTIFY_SOLUTIONS, CERTIFY_UNKNOWNS]},
                        [__name__, "symgame.engine.membership"], version=1)
 
 
@@ -206,7 +213,7 @@ def compute_certificates(name: str, data: dict[str, Any]) -> dict[str, Any]:
     rows = []
     for support in data["msolve_supports"]:
         cert = certify_support(game, tuple(tuple(a - 1 for a in s) for s in support),
-                               max_unknowns=CERTIFY_MAX_UNKNOWNS)
+                               attempt=certify_attempted)
         if cert is None:
             rows.append({"support": support, "kind": "not certified"})
             continue

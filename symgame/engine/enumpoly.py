@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, islice, permutations, product
 from math import prod
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import sympy as sp
 
@@ -599,7 +599,7 @@ class SupportCertificate:
 
 
 def certify_support(game: StrategicGame, support: Support, timeout_s: float | None = None,
-                    max_unknowns: int | None = None) -> SupportCertificate | None:
+                    attempt: Callable[[int, int], bool] | None = None) -> SupportCertificate | None:
     """Prove which equilibria one support profile holds, by exact ideal-membership identities.
 
     The support's system (step 4 of the module text) is saturated by its probabilities (``u * p = 1`` for a
@@ -617,15 +617,16 @@ def certify_support(game: StrategicGame, support: Support, timeout_s: float | No
         Each player's strategies (numbered from 0), as in :attr:`EnumPolyResult.msolve_supports`.
     timeout_s : float, optional
         Seconds Singular may run (``None``: no limit).
-    max_unknowns : int, optional
-        Certify a parametrized support only when its system has at most this many unknowns (the cofactors of
-        a parametrization grow fast with them; an empty one is always certified).
+    attempt : callable, optional
+        Called with a parametrized support's number of unknowns and of complex solutions (the degree of msolve's
+        eliminating polynomial); the support is certified only when it returns true (the cofactors of a
+        parametrization can grow fast with both). An empty support is always certified.
 
     Returns
     -------
     SupportCertificate or None
         ``None`` when the saturated system has infinitely many complex solutions (nothing to certify here),
-        or past ``max_unknowns``.
+        or when ``attempt`` declined.
 
     Raises
     ------
@@ -658,7 +659,7 @@ def certify_support(game: StrategicGame, support: Support, timeout_s: float | No
     if found is None:
         targets: list[sp.Expr] = [sp.Integer(1)]
         kind, count = "empty", 0
-    elif max_unknowns is not None and len(system.symbols) > max_unknowns:
+    elif attempt is not None and not attempt(len(system.symbols), found.eliminant.degree()):
         return None
     else:
         T = sp.Symbol("_T")

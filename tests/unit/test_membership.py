@@ -73,4 +73,4 @@ def test_support_certificates_agree_with_the_enumeration():
     assert [[[str(p) for p in mix] for mix in e.profile] for e in cert.equilibria] == by_support[mixed]
     empty = enumpoly.certify_support(THREE, ((0, 1), (0,), (0, 1)))
     assert empty is not None and empty.equilibria == () and ((0, 1), (0,), (0, 1)) not in by_support
-    assert enumpoly.certify_support(THREE, mixed, max_unknowns=2) is None       # 3 unknowns: not attempted
+    assert enumpoly.certify_support(THREE, mixed, attempt=lambda unknowns, solutions: solutions < 2) is None
