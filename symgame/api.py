@@ -1414,7 +1414,8 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
     ``equations`` and ``inequalities`` in ``p<player>_<strategy>``, an exact ``witness`` or null), the ``undecided`` supports,
     strategies ``removed`` as dominated or ``merged`` as duplicates, and ``complete``; ``msolve_supports`` lists
     the supports whose solution list came from msolve (present only when there are some: the completeness of
-    those rests on msolve, see :mod:`symgame.engine.msolve`)."""
+    those rests on msolve, see :mod:`symgame.engine.msolve`), and ``certified_supports`` those whose msolve answer
+    was proved afterwards (``enumpoly_solve(..., certify=True)``, present only when there are some)."""
     from .model.gambit import unique_names
 
     players = [name or f"Player {k + 1}" for k, name in enumerate(game.players)]
@@ -1451,6 +1452,8 @@ def strategic_equilibria_json(game: StrategicGame, found: EnumPolyResult, tree: 
         "supports": found.supports, "pruned": found.pruned, "complete": found.complete,
         "perfect_recall": None if tree is None else recall,
         **({"msolve_supports": [support(s) for s in found.msolve_supports]} if found.msolve_supports else {}),
+        **({"certified_supports": [support(s) for s in found.certified_supports]}
+           if found.certified_supports else {}),
     }
 
 

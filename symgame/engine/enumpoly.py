@@ -195,6 +195,9 @@ class EnumPolyResult:
         saturated by their probabilities (step 5 of the module text). Every solution it lists is checked
         exactly, but that it lists all of them (or that there are none) rests on msolve's multi-modular
         algorithm (very likely, not proved). Empty when msolve was not needed or not installed.
+    certified_supports : tuple of Support
+        With ``certify``: supports msolve answered whose answer :func:`certify_support` proved (no longer in
+        ``msolve_supports``).
     relaxed : int
         Of the supports left by conditional dominance, those ruled out exactly by a linear relaxation (no
         distribution on the support's pure profiles, correlated or not, satisfies the conditions; see step 2 of
@@ -212,6 +215,7 @@ class EnumPolyResult:
     symmetries: int = 1                              # size of the group of player symmetries used
     msolve_supports: tuple[Support, ...] = ()        # supports whose solution list comes from msolve
     relaxed: int = 0                                 # supports ruled out by the linear relaxation
+    certified_supports: tuple[Support, ...] = ()     # msolve's answers proved by certify_support
 
     @property
     def complete(self) -> bool:
@@ -916,7 +920,7 @@ class _EnumCheckpoint:
 
 def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
                    symmetry: bool = False, long_ms: int = 0, workers: int = 1, checkpoint=None,
-                   progress=None) -> EnumPolyResult:
+                   progress=None, certify: bool = False) -> EnumPolyResult:
     """Every Nash equilibrium of a finite strategic game of any number of players (see the module text).
 
     With ``symmetry`` the players' symmetries (:func:`player_symmetries`) are used: only one support profile of
@@ -931,6 +935,10 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
     deciding again the supports that gave nothing or were left undecided (a checkpoint of another game or
     enumeration is refused);
     ``progress(done, total)`` is called after each unit. The result does not depend on either.
+    With ``certify`` (and Singular installed) every support msolve answered is proved afterwards
+    (:func:`certify_support`, no time limit: it can take far longer than the enumeration) and moves from
+    ``msolve_supports`` to ``certified_supports``; a certificate whose equilibria differ from the enumeration's
+    raises :class:`~symgame.errors.SymgameError`.
 
     Raises :class:`~symgame.errors.LimitError` when more than :data:`MAX_SUPPORTS` support profiles
     remain after dominance (orbits, with ``symmetry``).
@@ -973,8 +981,34 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
                                         _permuted_profile(eq.regret, pi))
                 images.setdefault(image.profile, image)
         equilibria = list(images.values())
+    certified = _certify_relied(game, relied, todo, outcomes) if certify else []
+    relied = [s for s in relied if s not in certified]
     return EnumPolyResult(tuple(equilibria), tuple(families), tuple(undecided), count, pruned, removed, merged,
-                          orbits if len(group) > 1 else 0, len(group), tuple(relied), relaxed)
+                          orbits if len(group) > 1 else 0, len(group), tuple(relied), relaxed, tuple(certified))
+
+
+def _profile_text(eq: PolyEquilibrium) -> list[list[str]]:
+    return [[str(p) for p in mix] for mix in eq.profile]
+
+
+def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Support], outcomes: list[_Outcome]
+                    ) -> list[Support]:
+    """The supports of ``relied`` proved by :func:`certify_support` (its equilibria checked against the
+    enumeration's for that support); empty when Singular is not installed."""
+    from .membership import singular_program
+
+    if singular_program() is None:
+        return []
+    found = dict(zip(todo, outcomes))
+    certified = []
+    for support in relied:
+        cert = certify_support(game, support)
+        if cert is None:
+            continue
+        if sorted(map(_profile_text, cert.equilibria)) != sorted(map(_profile_text, found[support].equilibria)):
+            raise SymgameError(f"support {support}: the certified equilibria differ from the enumeration's")
+        certified.append(support)
+    return certified
 
 
 #: One letter per outcome in a checkpoint; supports whose outcome carries no data (all but equilibria and

@@ -74,3 +74,18 @@ def test_support_certificates_agree_with_the_enumeration():
     empty = enumpoly.certify_support(THREE, ((0, 1), (0,), (0, 1)))
     assert empty is not None and empty.equilibria == () and ((0, 1), (0,), (0, 1)) not in by_support
     assert enumpoly.certify_support(THREE, mixed, attempt=lambda unknowns, solutions: solutions < 2) is None
+
+
+@needs_singular
+@pytest.mark.skipif(msolve_program() is None, reason="msolve is not installed (.ci/install installs it)")
+def test_enumeration_with_certify_moves_msolve_supports_to_certified(monkeypatch):
+    """With FLINT's bases limited to 2 unknowns the totally mixed support (3 unknowns) goes to msolve; with
+    ``certify`` it is proved afterwards and listed as certified instead, the same equilibria."""
+    monkeypatch.setattr(enumpoly, "FLINT_VARIABLES", 2)
+    plain = enumpoly.enumpoly_solve(THREE)
+    mixed = ((0, 1), (0, 1), (0, 1))
+    assert mixed in plain.msolve_supports and not plain.certified_supports
+    proved = enumpoly.enumpoly_solve(THREE, certify=True)
+    assert mixed in proved.certified_supports and mixed not in proved.msolve_supports
+    assert [[str(p) for mix in e.profile for p in mix] for e in proved.equilibria] == \
+        [[str(p) for mix in e.profile for p in mix] for e in plain.equilibria]
