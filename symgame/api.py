@@ -893,7 +893,7 @@ def load_pdl(source: str | Path | Mapping[str, Any], game: NormalFormGame) -> PD
 
 def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed: int = 20221,
           source: str | None = None, select: str = "default", timeout: float | None = None, every: bool = False,
-          strict: bool = False, workers: int | None = 1) -> Solution:
+          strict: bool = False, workers: int | None = 1, certify: bool = False) -> Solution:
     """Solve any game symgame can read, with the engine that fits it, and answer in one contract.
 
     ``game`` is a game object or a file path (``.nfg``, ``.efg``, YAML/JSON; see :func:`load`). The engine
@@ -940,6 +940,10 @@ def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed:
         they stand for.
     workers : int or None
         Processes for the atlas (``None``: every core).
+    certify : bool
+        enumpoly: prove every answer of msolve afterwards by membership certificates
+        (:func:`symgame.engine.enumpoly.certify_support`; needs Singular, can take far longer than the
+        enumeration); the proved supports are listed as ``certified_supports``.
 
     Returns
     -------
@@ -1002,7 +1006,7 @@ def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed:
     with _time_limit(timeout):
         if isinstance(game, NormalFormGame):
             return _solve_normal_form(game, timeout_ms, sample_points, seed, source, select, every)
-        return _solve_other(game, source, every, workers)
+        return _solve_other(game, source, every, workers, certify)
 
 
 def _read_game(path: Path, strict: bool, every: bool = False) -> Any:
@@ -1099,7 +1103,7 @@ def _infosets(tree: GambitTree) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> Solution:
+def _solve_other(game: Any, source: str, every: bool, workers: int | None, certify: bool = False) -> Solution:
     """The engines for everything but the one- and two-player normal form."""
     from .export import contract
     from .model.gambit import GambitTree, StrategicGame
@@ -1109,7 +1113,7 @@ def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> So
     if isinstance(game, StrategicGame):
         from .engine.enumpoly import enumpoly_solve
 
-        found = enumpoly_solve(game)
+        found = enumpoly_solve(game, certify=certify)
         return Solution(record=contract.from_strategic(strategic_equilibria_json(game, found)), native=found)
     if isinstance(game, GambitTree):
         infosets = _infosets(game)
@@ -1121,7 +1125,7 @@ def _solve_other(game: Any, source: str, every: bool, workers: int | None) -> So
                     raise
                 raise InputError(f"{exc} (every=True, symgame solve --all, solves its strategic form)") from None
             return Solution(record=contract.from_tree_value(data, infosets), native=data)
-        data = _tree_equilibria_of(game, source, every or len(game.players) != 2)
+        data = _tree_equilibria_of(game, source, every or len(game.players) != 2, certify)
         if game.decimal_chance:
             data["chance_from_decimals"] = game.decimal_chance
         return Solution(record=contract.from_tree_equilibria(data, infosets), native=data)
@@ -1491,7 +1495,7 @@ def tree_equilibria_json(path: str | Path, every: bool = True, strict: bool = Fa
     return data
 
 
-def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
+def _tree_equilibria_of(tree, path: str | Path, every: bool, certify: bool = False) -> dict[str, Any]:
     from .engine.enummixed import enummixed_solve
     from .errors import LimitError
     from .model.gambit import GambitLimitError, tree_to_strategic
@@ -1509,7 +1513,7 @@ def _tree_equilibria_of(tree, path: str | Path, every: bool) -> dict[str, Any]:
         raise InputError(str(exc)) from None
     if len(tree.players) != 2:
         from .engine.enumpoly import enumpoly_solve
-        return strategic_equilibria_json(form, enumpoly_solve(form), tree)
+        return strategic_equilibria_json(form, enumpoly_solve(form, certify=certify), tree)
     rows, cols = form.shape
     a = [[form.payoff((i, j))[0] for j in range(cols)] for i in range(rows)]
     b = [[form.payoff((i, j))[1] for j in range(cols)] for i in range(rows)]

@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "equilibrium of a tree instead of one")
     solve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="processes for the atlas (games solved by the case split; default 1)")
+    solve.add_argument("--certify", action="store_true",
+                       help="games of three or more players: prove each answer of msolve afterwards by membership "
+                            "certificates checked exactly (needs Singular: pip install --no-deps "
+                            "passagemath-singular; can take far longer than the enumeration)")
     solve.add_argument("--select", choices=SELECTIONS, default="default",
                        help="which equilibrium each rule shows: default (pure first; a rule valid everywhere "
                             "first), symmetric, welfare (largest sum of payoffs), all (every equilibrium by region)")
@@ -466,6 +470,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if shown == "-":
                 file, shown = _stdin_file(Path(folder)), "<stdin>"
             solution = solve(file, source=shown, select=args.select, every=args.all, strict=args.strict,
+                             certify=getattr(args, "certify", False),
                              workers=getattr(args, "workers", 1))
         except NoResultError as exc:
             print(f"symgame: {_located(exc, file, shown)}", file=sys.stderr)

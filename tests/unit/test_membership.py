@@ -89,3 +89,26 @@ def test_enumeration_with_certify_moves_msolve_supports_to_certified(monkeypatch
     assert mixed in proved.certified_supports and mixed not in proved.msolve_supports
     assert [[str(p) for mix in e.profile for p in mix] for e in proved.equilibria] == \
         [[str(p) for mix in e.profile for p in mix] for e in plain.equilibria]
+
+
+@needs_singular
+@pytest.mark.skipif(msolve_program() is None, reason="msolve is not installed (.ci/install installs it)")
+def test_front_door_and_command_line_pass_certify_through(monkeypatch, tmp_path, capsys):
+    """``symgame.solve(game, certify=True)`` and ``symgame solve FILE --certify --json`` list the msolve support
+    proved afterwards as certified (FLINT's bases limited to 2 unknowns, so that msolve answers it)."""
+    import json
+
+    import symgame
+    from symgame.cli import main
+
+    monkeypatch.setattr(enumpoly, "FLINT_VARIABLES", 2)
+    data = symgame.solve(THREE, certify=True).to_data()
+    assert json.dumps(data).count("certified_supports") == 1
+    assert "msolve_supports" not in json.dumps(data)
+    path = tmp_path / "three.nfg"
+    path.write_text('NFG 1 R "Three players" { "1" "2" "3" } { 2 2 2 }\n3 1 3  0 0 3  0 3 3  3 1 1  2 3 1  2 1 0  '
+                    '3 1 3  1 1 2\n')
+    assert main(["solve", str(path), "--certify", "--json"]) == 0
+    assert "certified_supports" in capsys.readouterr().out
+    assert main(["solve", str(path), "--json"]) == 0
+    assert "msolve_supports" in capsys.readouterr().out
