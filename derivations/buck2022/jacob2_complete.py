@@ -125,7 +125,7 @@ def _certified_text(rows: list[dict]) -> str:
     rest = [r["support"] for r in rows if r["kind"] == "not certified"]
     text = (f" Of these {len(rows)} supports, {len(empty) + len(para)} are proved without trusting msolve, by "
             "identities checked exactly with FLINT (cofactors found by Singular's `lift`: Decker, Greuel, Pfister and "
-            "Schönemann, Singular 4; `symgame.engine.enumpoly.certify_support`): for "
+            "Schönemann, Singular 4-4-1, 2025; `symgame.engine.enumpoly.certify_support`): for "
             f"{len(empty)}, 1 is a combination of the equations and the `u p - 1` (no complex solution with every "
             f"support probability nonzero: Hilbert's Nullstellensatz); for {len(para)}, msolve's eliminating "
             "polynomial and each coordinate of its parametrization are, so every such solution is a listed point "
