@@ -587,8 +587,8 @@ class SupportCertificate:
         nonzero); ``"parametrized"``: the eliminating polynomial and every coordinate of msolve's
         parametrization lie in it (every such solution is a parametrized point).
     solutions : int
-        The complex solutions with every support probability nonzero (the eliminating polynomial's degree;
-        0 when empty).
+        The complex solutions with every support probability nonzero (the eliminating polynomial's distinct
+        roots; 0 when empty).
     equilibria : tuple of PolyEquilibrium
         The equilibria among them, each checked by exact regret on the whole game.
     terms : int
@@ -671,7 +671,8 @@ def certify_support(game: StrategicGame, support: Support, timeout_s: float | No
         symbols.append(T)
         targets = [found.eliminant.as_expr().xreplace({found.eliminant.gen: T})]
         targets += [x - v.as_expr().xreplace({v.gen: T}) for x, v in zip(system.symbols, found.coordinates)]
-        kind, count = "parametrized", found.eliminant.degree()
+        w = found.eliminant                           # distinct roots of w: distinct points (t is a function of them)
+        kind, count = "parametrized", w.degree() - w.gcd(w.diff()).degree()
         equilibria = _equilibria(system, t, {}, list(system.symbols),
                                  real_parametrized_points(found.eliminant,
                                                           list(found.coordinates[:len(system.symbols)])))
