@@ -647,11 +647,16 @@ def certify_support(game: StrategicGame, support: Support, timeout_s: float | No
     >>> cert.kind, cert.solutions, len(cert.equilibria), cert.equilibria[0].verified
     ('parametrized', 2, 1, True)
     """
+    return _certify(_Tables.of(game), support, timeout_s, attempt)
+
+
+def _certify(t: _Tables, support: Support, timeout_s: float | None, attempt: Callable[[int, int], bool] | None
+             ) -> SupportCertificate | None:
+    """:func:`certify_support` on the game's payoff tables (built once by the caller)."""
     from .algebraic import real_parametrized_points
     from .membership import check_certificate, find_certificate
     from .msolve import parametrize
 
-    t = _Tables.of(game)
     system = _system(t, [list(range(n)) for n in t.shape], support)
     inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
     generators = list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)]
@@ -1001,9 +1006,10 @@ def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Suppo
     if singular_program() is None:
         return []
     found = dict(zip(todo, outcomes))
+    t = _Tables.of(game)
     certified = []
     for support in relied:
-        cert = certify_support(game, support)
+        cert = _certify(t, support, None, None)
         if cert is None:
             continue
         if sorted(map(_profile_text, cert.equilibria)) != sorted(map(_profile_text, found[support].equilibria)):
