@@ -17,8 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-import sympy as sp
-
 from derivations.buck2022.jacob2_schedules import CACHE_FILE, certify_attempted, strategic
 from symgame.engine import enumpoly
 from symgame.engine.msolve import parametrize
@@ -33,10 +31,8 @@ def main(every: int = 10) -> None:
     for support in supports[::every]:
         support0 = tuple(tuple(a - 1 for a in s) for s in support)
         system = enumpoly._system(t, [list(range(6))] * 3, support0)
-        inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
         start = time.perf_counter()
-        found = parametrize(list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)],
-                            list(system.symbols) + inverses)
+        found = parametrize(*enumpoly._saturated(system))
         baseline = time.perf_counter() - start
         if isinstance(found, str) or (found is not None and not certify_attempted(len(system.symbols),
                                                                                   found.eliminant.degree())):

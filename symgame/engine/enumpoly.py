@@ -539,17 +539,21 @@ def _points(system: _System, t: _Tables, fixed: Sequence[tuple[sp.Symbol, Fracti
     return _equilibria(system, t, values, free, solutions)
 
 
+def _saturated(system: _System) -> tuple[list[sp.Expr], list[sp.Symbol]]:
+    """The system's equations and unknowns with ``u * p - 1`` and a new unknown ``u`` per support probability ``p``
+    (Rabinowitsch's trick: the ideal saturated by the probabilities; see :func:`_positive_points`)."""
+    inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
+    return (list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)],
+            list(system.symbols) + inverses)
+
+
 def _msolve_points(system: _System, t: _Tables, saturate: bool = False) -> list[PolyEquilibrium] | None:
     """As :func:`_points` with the solutions from msolve (raises :class:`MsolveError` when it cannot help); with
     ``saturate``, only the solutions with every support probability nonzero (see :func:`_positive_points`)."""
     from .algebraic import real_parametrized_points
     from .msolve import parametrize
 
-    equations, symbols = list(system.equations), list(system.symbols)
-    if saturate:
-        inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
-        equations += [u * p - 1 for u, p in zip(inverses, system.positive)]
-        symbols += inverses
+    equations, symbols = _saturated(system) if saturate else (list(system.equations), list(system.symbols))
     found = parametrize(equations, symbols)
     if found is None:
         return []
@@ -658,9 +662,7 @@ def _certify(t: _Tables, support: Support, timeout_s: float | None, attempt: Cal
     from .msolve import parametrize
 
     system = _system(t, [list(range(n)) for n in t.shape], support)
-    inverses = [sp.Symbol(f"_u{k}") for k in range(len(system.positive))]
-    generators = list(system.equations) + [u * p - 1 for u, p in zip(inverses, system.positive)]
-    symbols = list(system.symbols) + inverses
+    generators, symbols = _saturated(system)
     found = parametrize(generators, symbols)
     if isinstance(found, str):
         return None
