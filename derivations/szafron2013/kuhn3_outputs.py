@@ -10,6 +10,7 @@ import sympy as sp
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, study
 from derivations.szafron2013.kuhn3_certify import certificates
+from derivations.szafron2013.kuhn3_heldout import heldout, with_heldout
 from derivations.szafron2013.kuhn3_search import search_measurement
 from symgame.export.atlas_outputs import _save
 from symgame.export.plots import (
@@ -221,11 +222,63 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
                      "there and locates each equilibrium in a family or in that branch).")
     others = sorted({c["P"] for c in outside} - set(unranged_pots), key=_num)
     if others:
-        lines.append(f"No derived family holds the equilibria found at P = {', '.join(others)}; {timed_out} cases "
-                     "stay open (section Discovery).")
+        lines.append(f"No family of the discovery holds the equilibria found at P = {', '.join(others)}; {timed_out} "
+                     "cases stay open (section Discovery).")
+    lines += _heldout_lines(data.get("heldout"), disc["cases"])
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     lines += _search_lines(search)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, str]) -> list[str]:
+    """The held-out rounds (:mod:`derivations.szafron2013.kuhn3_heldout`): after each search, its points outside
+    every family solved from fibres; then the next search, at pots no earlier search used."""
+    if rounds is None:
+        return []
+    lines: list[str] = []
+    names = ("second", "third", "fourth", "fifth", "sixth")
+    for number, r in enumerate(rounds):
+        found = r["equilibria"]
+        outside = [c for c in found if c["family"] is None]
+        refined = [c["refined"] for c in found if "refined" in c]
+        if number > 0:
+            last = number == len(rounds) - 1
+            lines += ["", f"A {names[number]} logit search, other priors again, at P = "
+                      f"{', '.join(r['pots'])} (pots no earlier search used"
+                      + ("; its points are located, never solved" if last else "") + f"): {len(found)} numeric "
+                      f"equilibria, {len(found) - len(outside)} lie in a family valid there (the discovery's or one "
+                      f"solved from an earlier search's points); {len(outside)} {'does' if len(outside) == 1 else 'do'}"
+                      " not" + (" (at P = " + ", ".join(sorted({c['P'] for c in outside}, key=_num)) + "; cases "
+                                + ", ".join(f"`{case}` ({_case_origin(case, discovered, rounds[:number])})"
+                                            for case in sorted({c["case"] for c in outside})) + ")."
+                                if outside else ".")]
+        if refined:
+            lines.append(f"Of the {len(found) - len(outside)} located, {len(refined)} only after its end point was moved "
+                         "onto its case's equations (`symgame.verify.atlascheck.refine_point`: least-norm Newton steps; "
+                         f"moved at most {max(refined):.2g} in any coordinate).")
+        if "outside_after" in r:
+            homes = Counter((c["P"], c["case"], c["family"]) for c in r["outside_after"])
+            moved = [c["refined"] for c in r["outside_after"] if "refined" in c]
+            notes = [n for v in r["solved"] for n in v["notes"]]
+            lines += ["", "Each equilibrium of this search outside every family is then solved from fibres through its "
+                      "own point (the component of its case through it, formulas proved on the case's equations, "
+                      "range exact; new families numbered after the earlier ones, witnessed and certified like "
+                      "them): " + "; ".join(
+                          (f"{n} at " if n > 1 else "") + f"P = {p} (`{case}`): "
+                          + (f"now in {fam}" if fam else "still outside") for (p, case, fam), n in homes.items())
+                      + "." + (f" ({len(moved)} of them located after `refine_point`, moved at most {max(moved):.2g}.)"
+                               if moved else "") + (" From the fibres: " + "; ".join(notes) + "." if notes else "")]
+    return lines
+
+
+def _case_origin(case: str, discovered: dict[str, str], earlier: list[dict[str, Any]]) -> str:
+    """Where a case stands before a held-out search: the discovery's verdict, solved after an earlier search, or
+    never proposed."""
+    if case in discovered:
+        return f"a discovery case, {discovered[case]}"
+    if any(case == v["case"] for r in earlier for v in r.get("solved", [])):
+        return "solved after an earlier search"
+    return "proposed by no earlier search"
 
 
 def _witness_text(point: dict[str, str]) -> str:
@@ -505,6 +558,7 @@ def write_kuhn3_outputs(directory: Path, recompute: bool = False,
 
     directory.mkdir(parents=True, exist_ok=True)
     data = study(directory, recompute=recompute, progress=progress)
+    data = with_heldout(data, heldout(directory, data, recompute=recompute, progress=progress))
     checks = certificates(directory, data, recompute=recompute, progress=progress)
     search = search_measurement(directory, data, recompute=recompute)
     # render what the cache holds (its keys sorted), so that a fresh computation and a rerun from the cache

@@ -8,6 +8,7 @@ import pytest
 import sympy as sp
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, CROSSCHECK_POTS, reduced_game, study
+from derivations.szafron2013.kuhn3_heldout import ROUNDS, heldout, with_heldout
 from derivations.szafron2013.kuhn3_outputs import PLOTS, TEXT_FILES, write_kuhn3_outputs
 from symgame.verify.polycert import exact_regret
 
@@ -25,7 +26,10 @@ def data():
         mp.setattr("derivations.szafron2013.kuhn3.compute_study",
                    lambda progress=None: pytest.fail("outputs/kuhn3 is stale: run `symgame derive kuhn3`"))
         assert study(KUHN3) == cached
-    return cached
+        mp.setattr("derivations.szafron2013.kuhn3_heldout.compute_heldout",
+                   lambda *a, **k: pytest.fail("outputs/kuhn3 is stale: run `symgame derive kuhn3`"))
+        rounds = heldout(KUHN3, cached)          # read back through check_heldout (every new witness re-checked)
+    return with_heldout(cached, rounds)
 
 
 def test_committed_outputs_are_fresh(data, tmp_path):
@@ -375,3 +379,83 @@ def test_the_exhaustive_search_measurement_is_current_and_rechecked(data, tmp_pa
     (tmp_path / CACHE_FILE).write_text(json.dumps(stored))
     with pytest.raises(StoreError, match="estimate of piece"):
         search_measurement(tmp_path, data)
+
+
+def _study_ids(data):
+    return {f["id"] for f in json.loads((KUHN3 / CACHE_FILE).read_text())["kuhn3"]["data"]["families"]}
+
+
+def test_the_held_out_equilibria_outside_every_family_lie_in_families_solved_from_their_points(data):
+    """The held-out search's equilibria that no family of the study holds (recomputed here from its seed, located
+    numerically, not read from the record) each lie in a family of the held-out round once moved onto their case's
+    equations, and those families' formulas satisfy their case's equations identically (FLINT), whatever the cache
+    says."""
+    from symgame.engine.casesplit import detect_structure
+    from symgame.engine.fibres import prove_formulas
+    from symgame.engine.parametric import case_system
+    from symgame.model.expr import parse_expression
+    from symgame.numeric.polygame import numeric_equilibria
+    from symgame.verify.atlascheck import lies_in, refine_point
+
+    study_ids = _study_ids(data)
+    new = [f for f in data["families"] if f["id"] not in study_ids]
+    first = data["heldout"][0]["outside_after"]
+    assert new and first and all(c["family"] in {f["id"] for f in new} for c in first)
+    game, members = _members_as_branches(data)
+    structure = detect_structure(game)
+    for value in sorted({Fraction(c["P"]) for c in first}):
+        valid = [(ident, m) for ident, m in members if any(iv.contains(value) for iv in m.range.intervals)]
+        found = numeric_equilibria(game, {"P": float(value)}, starts=6, seed=100 + CROSSCHECK_POTS.index(value))
+        outside = [eq for eq in found if not any(lies_in(game, m, value, eq.profile) for _, m in valid)]
+        assert outside
+        for eq in outside:
+            point = refine_point(game, structure, value, eq.profile)
+            assert point is not None
+            homes = {ident for ident, m in valid if lies_in(game, m, value, point)}
+            assert homes and not homes & study_ids, homes
+    P = game.symbol("P")
+    for family in new:
+        for m in family["members"]:
+            unknowns, equations = case_system(game, structure, m["case"])
+            names = {str(g): g for g in game.generators}
+            formulas = {game.symbol(x): parse_expression(m["values"][x], names, stored=True)
+                        for x in unknowns if x not in m["free"]}
+            prove_formulas(equations, formulas, [P] + [game.symbol(z) for z in m["free"]])
+
+
+def test_the_last_held_out_search_is_recomputed_at_its_largest_pot(data):
+    """The last held-out search (located, never solved) at its largest pot, beyond every discovery pot,
+    recomputed from its seed against every family: the same equilibria, each in the same family as recorded."""
+    from derivations.szafron2013.kuhn3_heldout import study_atlas
+    from symgame.verify.atlascheck import numeric_crosscheck
+
+    pots, starts, seed = ROUNDS[-1]
+    value = max(pots)
+    atlas = study_atlas(data)
+    # numeric_crosscheck seeds the k-th pot with seed + k: that pot alone with the same seed
+    again = numeric_crosscheck(atlas, [value], starts=starts, seed=seed + pots.index(value))
+    recorded = [c["family"] for c in data["heldout"][-1]["equilibria"] if Fraction(c["P"]) == value]
+    assert recorded and [m.family for m in again] == recorded
+
+
+def test_tampered_held_out_rounds_are_refused(data):
+    from derivations.szafron2013.kuhn3_heldout import check_heldout
+    from symgame.errors import StoreError
+
+    base = json.loads((KUHN3 / CACHE_FILE).read_text())
+    study_data, rounds = base["kuhn3"]["data"], base["kuhn3/heldout"]["data"]
+    check_heldout(study_data, rounds)
+    colliding = json.loads(json.dumps(rounds))
+    colliding["families"][0]["id"] = "F1"
+    with pytest.raises(StoreError, match="collide"):
+        check_heldout(study_data, colliding)
+    moved = json.loads(json.dumps(rounds))
+    moved["rounds"][0]["outside_after"][0]["family"] = "F1"
+    with pytest.raises(StoreError, match="located in an earlier family"):
+        check_heldout(study_data, moved)
+    forged = json.loads(json.dumps(rounds))
+    w = next(w for w in forged["witnesses"] if w["profile"] is not None and "field" not in w)
+    free = next(f["members"][0]["free"][0] for f in forged["families"] if f["id"] == w["family"])
+    w["profile"][free] = str(Fraction(w["profile"][free]) + Fraction(1, 1000))
+    with pytest.raises(StoreError):
+        check_heldout(study_data, forged)

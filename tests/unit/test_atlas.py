@@ -404,3 +404,22 @@ def test_three_player_games_with_square_roots_never_crash_and_stay_sound(coeffic
     atlas = build_atlas(game, serial_map)
     for equilibrium in equilibria_at(atlas, c):
         assert equilibrium.verified, (coefficients, c, equilibrium)
+
+
+def test_a_point_off_its_family_is_located_after_refinement_onto_its_case():
+    """A numeric end point 3e-3 off the mixed equilibrium of matching pennies (x = y = 2/(P + 3)) lies in no
+    family at the location tolerance; moved onto its case's equations it lies in the family; a point 3e-2 off is
+    not moved that far."""
+    from symgame import load
+    from symgame.verify.atlascheck import REFINE_MOVE, refine_point
+
+    game = load(ROOT / "examples" / "pennies.yaml")
+    atlas = build_atlas(game, serial_map)
+    value = Fraction(2)
+    members = atlas.members_at(value, every=True)
+    point = {"x": 0.403, "y": 0.4}
+    assert members and not any(lies_in(game, m, value, point) for _, m in members)
+    refined = refine_point(game, atlas.structure, value, point)
+    assert refined is not None and abs(refined["x"] - 0.4) < 1e-12 and abs(refined["y"] - 0.4) < 1e-12
+    assert any(lies_in(game, m, value, refined) for _, m in members)
+    assert REFINE_MOVE < 0.03 and refine_point(game, atlas.structure, value, {"x": 0.43, "y": 0.4}) is None

@@ -1,0 +1,261 @@
+"""Held-out rounds of the three-player Kuhn poker study: what the held-out search finds outside the families.
+
+The study (:mod:`derivations.szafron2013.kuhn3`) derives families from the cases of a logit search at its
+discovery pots, then runs a second logit search (other priors) at held-out pots and locates each equilibrium it
+finds in a family valid there. This part takes the held-out equilibria that lie in *no* family and solves their
+cases from fibres through their own points (:func:`symgame.engine.atlas.fibre_verdict`: the component through
+each point, its formulas proved on the case's equations, its range exact), so that their components join the
+atlas as new families with exact witnesses; then another held-out search, at pots no earlier search used, checks
+the enlarged atlas again, and so on (:data:`ROUNDS`). The last search's equilibria are located, never solved, so it
+stays an independent check of everything before it.
+
+The held-out points are recomputed (the logit search is seeded) and their locations are compared with the ones
+the study recorded before anything is solved from them; the new families are read back through the study's own
+check (:func:`derivations.szafron2013.kuhn3.check_study`: every witness exact regret 0 and on its member's
+formulas) before they are used. Cached beside the study (part ``kuhn3/heldout``), keyed by this code, a digest
+of the study's data and the rounds' pots, starts and seeds.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+from derivations.szafron2013.kuhn3 import (
+    CACHE_FILE,
+    CROSSCHECK_POTS,
+    CROSSCHECK_STARTS,
+    _family_json,
+    _only,
+    check_study,
+    witness_pots,
+    witness_record,
+)
+
+PART = "kuhn3/heldout"
+#: The held-out searches in turn: (pots, logit starts per pot, seed of the first pot). The first is the study's
+#: own (recomputed and compared with its record); the equilibria of every search but the last that lie in no
+#: family are solved from fibres through their points; the last search's are only located. Each search's pots
+#: are neither discovery pots nor an earlier search's, across the domain and beyond the discovery's largest
+#: pot (10).
+ROUNDS = ((CROSSCHECK_POTS, CROSSCHECK_STARTS, 100),
+          ((Fraction(11, 5), Fraction(29, 10), Fraction(39, 10), Fraction(51, 10), Fraction(61, 10),
+            Fraction(71, 10), Fraction(83, 10), Fraction(12)), 6, 300),
+          ((Fraction(23, 10), Fraction(31, 10), Fraction(19, 5), Fraction(22, 5), Fraction(27, 5),
+            Fraction(67, 10), Fraction(79, 10), Fraction(11)), 6, 500))
+#: Bumped when what the part records changes (2: points in no family located again after refinement onto their
+#: case's equations; members the atlas already holds dropped).
+METHOD_VERSION = 2
+
+
+def _key(data: dict[str, Any]) -> str:
+    from symgame.export.cache import content_key
+
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return content_key(PART, {"study": digest, "rounds": [[[str(p) for p in pots], starts, seed]
+                                                          for pots, starts, seed in ROUNDS]},
+                       [__name__], version=METHOD_VERSION)
+
+
+def study_atlas(data: dict[str, Any]):
+    """The families of ``data`` (the study's, or with the held-out rounds' added) read back as an
+    :class:`~symgame.engine.atlas.Atlas` (formulas through the restricted parser, range ends exact), for
+    locating numeric points and finding witnesses."""
+    from symgame.engine.atlas import Atlas, AtlasStats, Family, SolvedBranch
+    from symgame.engine.casesplit import detect_structure
+    from symgame.engine.parametric import CaseBranch
+    from symgame.engine.ranges import BranchRange
+
+    from .kuhn3_certify import member_sets
+
+    game, members = member_sets(data)
+    complete = {(f["id"], m["case"]): m["range_complete"] for f in data["families"] for m in f["members"]}
+    grouped: dict[str, list] = {}
+    for ident, case, pset, intervals in members:
+        branch = CaseBranch(case, None, pset.values, pset.free, pset.constraints)
+        grouped.setdefault(ident, []).append(
+            SolvedBranch(branch, BranchRange(tuple(intervals), complete[(ident, case)], 0)))
+    families = tuple(Family(ident, (), None, tuple(ms)) for ident, ms in grouped.items())
+    return Atlas(game, detect_structure(game), families, (), AtlasStats(raw_cases=0), complete=False)
+
+
+def _record(game, structure, match) -> dict[str, Any]:
+    from symgame.engine.atlas import seed_case
+
+    out = {"P": str(match.parameter), "regret": float(f"{match.regret:.3g}"), "family": match.family,
+           "case": seed_case(game, structure, float(match.parameter), match.profile)}
+    if match.refined:
+        out["refined"] = float(f"{match.refined:.3g}")
+    return out
+
+
+def _locate(atlas, match):
+    """``match`` located again in ``atlas`` (after :func:`~symgame.verify.atlascheck.refine_point` when the
+    point itself lies in no family)."""
+    from dataclasses import replace
+
+    from symgame.verify.atlascheck import lies_in, refine_point
+
+    game = atlas.game
+    members = atlas.members_at(match.parameter, every=True)
+    home = next((f.ident for f, m in members if lies_in(game, m, match.parameter, match.profile)), None)
+    if home is not None:
+        return replace(match, family=home, refined=0.0)
+    point = refine_point(game, atlas.structure, match.parameter, match.profile)
+    home = None if point is None else next(
+        (f.ident for f, m in members if lies_in(game, m, match.parameter, point)), None)
+    moved = 0.0 if home is None else max(abs(point[x] - match.profile[x]) for x in game.variables)
+    return replace(match, family=home, refined=moved)
+
+
+def _new_families(atlas, verdicts, known: set) -> list:
+    """The families of the solved ``verdicts`` (canonical formulas), without the members the atlas already
+    holds (same case, free frequencies and formulas), numbered after the atlas's families."""
+    from dataclasses import replace
+
+    from symgame.engine.atlas import canonical_verdict, merge_families
+
+    solved = [canonical_verdict(v) for v in verdicts if v.stage == "fibres"]
+    families = []
+    for family in merge_families(atlas.game, atlas.structure, solved):
+        members = tuple(m for m in family.members if _signature(m.branch.case, m.branch.free,
+                                                                 {x: str(e) for x, e in m.branch.values}) not in known)
+        if members:
+            families.append(replace(family, ident=f"F{len(atlas.families) + 1 + len(families)}", members=members))
+    return families
+
+
+def _signature(case: str, free, values: dict[str, str]) -> tuple:
+    return case, tuple(free), tuple(sorted(values.items()))
+
+
+def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
+                    ) -> dict[str, Any]:
+    """The held-out rounds (JSON-ready): for each search of :data:`ROUNDS`, its equilibria and the families they
+    lie in (a point in none located again after :func:`~symgame.verify.atlascheck.refine_point`); for each but
+    the last, the cases of those still outside every family solved from fibres through them and where each of
+    those points lies afterwards; the new families (members the atlas already holds dropped) and their
+    witnesses.
+
+    Raises
+    ------
+    RuntimeError
+        When the first held-out search, recomputed, does not locate its equilibria as the study recorded.
+    """
+    import time
+    from dataclasses import replace
+
+    from symgame.engine.atlas import fibre_verdict
+    from symgame.verify.atlascheck import equilibria_at, numeric_crosscheck
+
+    clock = [time.perf_counter()]
+
+    def say(text: str) -> None:
+        if progress is not None:
+            progress(text, time.perf_counter() - clock[0])
+        clock[0] = time.perf_counter()
+
+    atlas = study_atlas(data)
+    game, structure = atlas.game, atlas.structure
+    known = {_signature(m["case"], m["free"], m["values"]) for f in data["families"] for m in f["members"]}
+    rounds, families, witnesses = [], [], []
+    for number, (pots, starts, seed) in enumerate(ROUNDS):
+        found = numeric_crosscheck(atlas, list(pots), starts=starts, seed=seed, refine=True)
+        if number == 0 and [(str(m.parameter), None if m.refined else m.family) for m in found] != \
+                [(c["P"], c["family"]) for c in data["crosscheck"]]:
+            raise RuntimeError("the held-out search, recomputed, does not locate its equilibria as the study "
+                               "recorded")
+        outside = [m for m in found if m.family is None]
+        say(f"held-out search {number + 1} ({len(found)} equilibria, {len(outside)} outside every family)")
+        record: dict[str, Any] = {"pots": [str(p) for p in pots], "starts": starts, "seed": seed,
+                                  "equilibria": [_record(game, structure, m) for m in found]}
+        rounds.append(record)
+        if number == len(ROUNDS) - 1 or not outside:
+            continue
+        points: dict[str, list] = {}
+        for m in outside:
+            points.setdefault(_record(game, structure, m)["case"], []).append((float(m.parameter), m.profile))
+        verdicts = [fibre_verdict(game, structure, case, pts, widen=True, algebraic=True)
+                    for case, pts in sorted(points.items())]
+        new = _new_families(atlas, verdicts, known)
+        atlas = replace(atlas, families=atlas.families + tuple(new))
+        say(f"their cases from fibres ({len(new)} new families)")
+        for family in new:
+            for member in family.members:
+                known.add(_signature(member.branch.case, member.branch.free,
+                                     {x: str(e) for x, e in member.branch.values}))
+                for iv in member.range.intervals:
+                    for value in witness_pots(iv):
+                        point = next((p for p in equilibria_at(_only(atlas, family, member), value)), None)
+                        witnesses.append(witness_record(family.ident, member.branch.case, value, point))
+        families += new
+        record["solved"] = [{"case": v.case, "stage": v.stage, "notes": list(v.unsolved)} for v in verdicts]
+        record["outside_after"] = [_record(game, structure, _locate(atlas, m)) for m in outside]
+        say(f"witnesses ({len(witnesses)} in all)")
+    return {"rounds": rounds, "families": [_family_json(f) for f in families], "witnesses": witnesses}
+
+
+def with_heldout(data: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
+    """The study's data with the held-out rounds' families and witnesses added and their searches under
+    ``"heldout"`` (what the certificates, the summary and the cheat sheet read)."""
+    merged = dict(data)
+    merged["families"] = list(data["families"]) + list(heldout["families"])
+    merged["witnesses"] = list(data["witnesses"]) + list(heldout["witnesses"])
+    merged["heldout"] = heldout["rounds"]
+    return merged
+
+
+def check_heldout(data: dict[str, Any], heldout: Any) -> None:
+    """Check the cached held-out rounds before they are used: new family names that do not collide with the
+    study's, the first search's locations the study's own record, no search naming a family derived after it,
+    the points solved after a search exactly its points outside the families before it, and every new witness
+    exact regret 0 and on its member's formulas (the study's own check on the merged data).
+
+    Raises
+    ------
+    StoreError
+        Naming what does not hold.
+    """
+    from symgame.errors import StoreError
+
+    where = f"{CACHE_FILE}: {PART}"
+    try:
+        ids = [f["id"] for f in data["families"]]
+        new = [f["id"] for f in heldout["families"]]
+        if set(ids) & set(new) or len(set(new)) != len(new):
+            raise StoreError(f"{where}: its family names collide with the study's")
+        if any(w["family"] not in new for w in heldout["witnesses"]):
+            raise StoreError(f"{where}: a witness of a family it does not hold")
+        rounds = heldout["rounds"]
+        if len(rounds) != len(ROUNDS) or [(c["P"], c["family"]) for c in rounds[0]["equilibria"]] != \
+                [(c["P"], c["family"]) for c in data["crosscheck"]]:
+            raise StoreError(f"{where}: the first search is not the study's")
+        known = set(ids)
+        for number, r in enumerate(rounds):
+            if any(c["family"] is not None and c["family"] not in known for c in r["equilibria"]):
+                raise StoreError(f"{where}: search {number + 1} names a family not derived before it")
+            known |= {f["id"] for f in heldout["families"]
+                      if any(m["case"] in {v["case"] for v in r.get("solved", [])} for m in f["members"])}
+            if "outside_after" in r:
+                before = sorted(c["P"] for c in r["equilibria"] if c["family"] is None)
+                if sorted(c["P"] for c in r["outside_after"]) != before or \
+                        any(c["family"] is not None and c["family"] not in new for c in r["outside_after"]):
+                    raise StoreError(f"{where}: search {number + 1}: the points outside the families before it "
+                                     "are not the ones it solved, or one is located in an earlier family")
+    except StoreError:
+        raise
+    except (KeyError, TypeError) as exc:
+        raise StoreError(f"{where}: the stored rounds cannot be read back ({type(exc).__name__})") from None
+    check_study(with_heldout(data, heldout))
+
+
+def heldout(directory: Path | None, data: dict[str, Any], recompute: bool = False,
+            progress: Callable[[str, float], None] | None = None) -> dict[str, Any]:
+    """The cached held-out rounds of the study ``data`` (computed when missing or stale)."""
+    from symgame.export.cache import StudyCache, cached
+
+    cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
+    return cached(cache, PART, _key(data), lambda: compute_heldout(data, progress), recompute=recompute,
+                  check=lambda stored: check_heldout(data, stored))
