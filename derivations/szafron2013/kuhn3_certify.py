@@ -39,6 +39,9 @@ QUANTIFIED_MS = 300_000
 #: process: z3's time depends on the process's history). Their nonemptiness comes from linear sub-families.
 QUANTIFIED_OPEN = (("IIILLIILLLLLLIIIIIIIIL---0", 10), ("LLILIIIIILULLIIIILLIIL---0", 6),
                    ("LLILIIIIILULLIIIILLIIL---0", 5))
+#: The same for the families solved from held-out points (:mod:`derivations.szafron2013.kuhn3_heldout`): F33's
+#: query ran past QUANTIFIED_MS in the run of 2026-11-28.
+HELDOUT_QUANTIFIED_OPEN = (("LLILIIIIILILLIIIILLLIL---0", 5),)
 #: Members (case, number of free frequencies) whose soundness is not attempted: one of its vertex-deviation
 #: queries ran past TIMEOUT_MS in the measurement of 2026-11-27 (recorded "not attempted" rather than an
 #: "undecided" that a faster machine could turn into "true").
@@ -116,8 +119,8 @@ def profile_set(game, record: dict[str, Any]):
     return ProfileSet(values, tuple(record["free"]), tuple((parse(e), rel) for e, rel in record["conditions"]))
 
 
-def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
-                         ) -> list[dict[str, Any]]:
+def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], None] | None = None,
+                         quantified_open: tuple[tuple[str, int], ...] = QUANTIFIED_OPEN) -> list[dict[str, Any]]:
     from symgame.export.atlas_outputs import interval_text
     from symgame.model.decide import Decision
     from symgame.verify.polycert import certify_covered, certify_nonempty, interval_within
@@ -146,7 +149,7 @@ def compute_certificates(data: dict[str, Any], progress: Callable[[str, float], 
                 branch = CaseBranch(case, None, pset.values, pset.free, pset.constraints)
                 at = decide_at(branch, game.symbol(game.parameter_names[0]), None, iv.lower, TIMEOUT_MS)
                 verdict, method = at.name.lower(), "z3 at the point"
-            elif (case, len(pset.free)) in QUANTIFIED_OPEN or algebraic:
+            elif (case, len(pset.free)) in quantified_open or algebraic:
                 verdict, method = "undecided", "not attempted"
             else:
                 nonempty = certify_nonempty(game, pset, iv, TIMEOUT_MS, quantified_ms=QUANTIFIED_MS,
@@ -263,16 +266,44 @@ def _witness_in(game, pset, value, witness: dict[str, Any]) -> bool:
 
 def certificates(directory: Path | None, data: dict[str, Any], recompute: bool = False,
                  progress: Callable[[str, float], None] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The cached checks of the study ``data`` (``"members"``: :func:`compute_certificates`; ``"unranged"``:
-    :func:`recover_unranged`), computed when the cache has none under this code."""
+    """The cached checks of the study ``data`` (``"members"``: :func:`compute_certificates`; ``"coexistence"``;
+    ``"unranged"``: :func:`recover_unranged`), computed when the cache has none under this code.
+
+    With the held-out rounds added (:func:`derivations.szafron2013.kuhn3_heldout.with_heldout`), the study's own
+    families keep their part (keyed by the study alone: a change of the rounds never recomputes them) and the
+    families solved from held-out points get theirs (``kuhn3/heldout/certificates``, with the coexistence cells of
+    every family); the members are returned together."""
     from symgame.export.cache import StudyCache, cached
 
+    from .kuhn3_heldout import split_heldout
+
+    study_data, new_ids = split_heldout(data)
     cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
-    found = cached(cache, PART, _key(data), lambda: {"members": compute_certificates(data, progress),
-                                                      "coexistence": coexistence_cells(data),
-                                                      "unranged": recover_unranged(data, progress)},
+    found = cached(cache, PART, _key(study_data), lambda: {"members": compute_certificates(study_data, progress),
+                                                            "coexistence": coexistence_cells(study_data),
+                                                            "unranged": recover_unranged(study_data, progress)},
                    recompute=recompute)
-    return found
+    if not new_ids:
+        return found
+    added = dict(data, families=[f for f in data["families"] if f["id"] in new_ids])
+    extra = cached(cache, HELDOUT_PART, _heldout_key(data), lambda: {
+        "members": compute_certificates(added, progress, QUANTIFIED_OPEN + HELDOUT_QUANTIFIED_OPEN),
+        "coexistence": coexistence_cells(data)}, recompute=recompute)
+    return {"members": found["members"] + extra["members"], "coexistence": extra["coexistence"],
+            "unranged": found["unranged"]}
+
+
+HELDOUT_PART = "kuhn3/heldout/certificates"
+
+
+def _heldout_key(data: dict[str, Any]) -> str:
+    from symgame.export.cache import content_key
+
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return content_key(HELDOUT_PART, {"data": digest, "timeout_ms": TIMEOUT_MS, "quantified_ms": QUANTIFIED_MS,
+                                      "quantified_open": [list(m) for m in QUANTIFIED_OPEN + HELDOUT_QUANTIFIED_OPEN],
+                                      "soundness_open": [list(m) for m in SOUNDNESS_OPEN]},
+                       [__name__], version=METHOD_VERSION)
 
 
 # --------------------------------------------------------------------------- branches without a derived range

@@ -44,7 +44,11 @@ ROUNDS = ((CROSSCHECK_POTS, CROSSCHECK_STARTS, 100),
           ((Fraction(11, 5), Fraction(29, 10), Fraction(39, 10), Fraction(51, 10), Fraction(61, 10),
             Fraction(71, 10), Fraction(83, 10), Fraction(12)), 6, 300),
           ((Fraction(23, 10), Fraction(31, 10), Fraction(19, 5), Fraction(22, 5), Fraction(27, 5),
-            Fraction(67, 10), Fraction(79, 10), Fraction(11)), 6, 500))
+            Fraction(67, 10), Fraction(79, 10), Fraction(11)), 6, 500),
+          ((Fraction(12, 5), Fraction(16, 5), Fraction(43, 10), Fraction(49, 10), Fraction(57, 10),
+            Fraction(69, 10), Fraction(87, 10), Fraction(14)), 6, 700),
+          ((Fraction(13, 5), Fraction(17, 5), Fraction(21, 5), Fraction(23, 5), Fraction(59, 10),
+            Fraction(73, 10), Fraction(93, 10), Fraction(15)), 6, 900))
 #: Bumped when what the part records changes (2: points in no family located again after refinement onto their
 #: case's equations; members the atlas already holds dropped).
 METHOD_VERSION = 2
@@ -204,7 +208,20 @@ def with_heldout(data: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any
     merged["families"] = list(data["families"]) + list(heldout["families"])
     merged["witnesses"] = list(data["witnesses"]) + list(heldout["witnesses"])
     merged["heldout"] = heldout["rounds"]
+    merged["heldout_families"] = [f["id"] for f in heldout["families"]]
     return merged
+
+
+def split_heldout(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The study's own data out of :func:`with_heldout`'s (the same dict when no rounds were added) and the names
+    of the families the rounds added."""
+    if "heldout_families" not in data:
+        return data, []
+    added = list(data["heldout_families"])
+    study = {k: v for k, v in data.items() if k not in ("heldout", "heldout_families")}
+    study["families"] = [f for f in data["families"] if f["id"] not in added]
+    study["witnesses"] = [w for w in data["witnesses"] if w["family"] not in added]
+    return study, added
 
 
 def check_heldout(data: dict[str, Any], heldout: Any) -> None:

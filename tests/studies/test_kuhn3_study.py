@@ -154,7 +154,7 @@ def test_coexistence_cells_agree_with_the_ranges_at_sample_pots(data):
         mine = [c for c in cells if c["cell"] == f"P = {value}"] or [
             c for c in cells if "<" in c["cell"] and _brackets(c["cell"], float(value))]
         assert len(mine) == 1 and sorted(mine[0]["families"]) == valid, (value, mine)
-    assert max(len(c["families"]) for c in cells) == 7
+    assert max(len(c["families"]) for c in cells) == 8      # 7 before the held-out rounds added F29-F34
 
 
 def _brackets(cell: str, value: float) -> bool:
