@@ -100,18 +100,10 @@ def _locate(atlas, match):
     point itself lies in no family)."""
     from dataclasses import replace
 
-    from symgame.verify.atlascheck import lies_in, refine_point
+    from symgame.verify.atlascheck import locate
 
-    game = atlas.game
-    members = atlas.members_at(match.parameter, every=True)
-    home = next((f.ident for f, m in members if lies_in(game, m, match.parameter, match.profile)), None)
-    if home is not None:
-        return replace(match, family=home, refined=0.0)
-    point = refine_point(game, atlas.structure, match.parameter, match.profile)
-    home = None if point is None else next(
-        (f.ident for f, m in members if lies_in(game, m, match.parameter, point)), None)
-    moved = 0.0 if home is None else max(abs(point[x] - match.profile[x]) for x in game.variables)
-    return replace(match, family=home, refined=moved)
+    family, moved = locate(atlas, match.parameter, match.profile, refine=True)
+    return replace(match, family=family, refined=moved)
 
 
 def _new_families(atlas, verdicts, known: set) -> list:
@@ -173,14 +165,16 @@ def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None]
                                "recorded")
         outside = [m for m in found if m.family is None]
         say(f"held-out search {number + 1} ({len(found)} equilibria, {len(outside)} outside every family)")
+        records = [_record(game, structure, m) for m in found]
         record: dict[str, Any] = {"pots": [str(p) for p in pots], "starts": starts, "seed": seed,
-                                  "equilibria": [_record(game, structure, m) for m in found]}
+                                  "equilibria": records}
         rounds.append(record)
         if number == len(ROUNDS) - 1 or not outside:
             continue
         points: dict[str, list] = {}
-        for m in outside:
-            points.setdefault(_record(game, structure, m)["case"], []).append((float(m.parameter), m.profile))
+        for m, r in zip(found, records):
+            if m.family is None:
+                points.setdefault(r["case"], []).append((float(m.parameter), m.profile))
         verdicts = [fibre_verdict(game, structure, case, pts, widen=True, algebraic=True)
                     for case, pts in sorted(points.items())]
         new = _new_families(atlas, verdicts, known)

@@ -433,7 +433,7 @@ def test_the_last_held_out_search_is_recomputed_at_its_largest_pot(data):
     value = max(pots)
     atlas = study_atlas(data)
     # numeric_crosscheck seeds the k-th pot with seed + k: that pot alone with the same seed
-    again = numeric_crosscheck(atlas, [value], starts=starts, seed=seed + pots.index(value))
+    again = numeric_crosscheck(atlas, [value], starts=starts, seed=seed + pots.index(value), refine=True)
     recorded = [c["family"] for c in data["heldout"][-1]["equilibria"] if Fraction(c["P"]) == value]
     assert recorded and [m.family for m in again] == recorded
 
