@@ -116,8 +116,7 @@ def _new_families(atlas, verdicts, known: set) -> list:
     solved = [canonical_verdict(v) for v in verdicts if v.stage == "fibres"]
     families = []
     for family in merge_families(atlas.game, atlas.structure, solved):
-        members = tuple(m for m in family.members if _signature(m.branch.case, m.branch.free,
-                                                                 {x: str(e) for x, e in m.branch.values}) not in known)
+        members = tuple(m for m in family.members if _branch_signature(m.branch) not in known)
         if members:
             families.append(replace(family, ident=f"F{len(atlas.families) + 1 + len(families)}", members=members))
     return families
@@ -125,6 +124,11 @@ def _new_families(atlas, verdicts, known: set) -> list:
 
 def _signature(case: str, free, values: dict[str, str]) -> tuple:
     return case, tuple(free), tuple(sorted(values.items()))
+
+
+def _branch_signature(branch) -> tuple:
+    """:func:`_signature` of a derived branch (its formulas printed as the study's JSON prints them)."""
+    return _signature(branch.case, branch.free, {x: str(e) for x, e in branch.values})
 
 
 def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
@@ -182,8 +186,7 @@ def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None]
         say(f"their cases from fibres ({len(new)} new families)")
         for family in new:
             for member in family.members:
-                known.add(_signature(member.branch.case, member.branch.free,
-                                     {x: str(e) for x, e in member.branch.values}))
+                known.add(_branch_signature(member.branch))
                 for iv in member.range.intervals:
                     for value in witness_pots(iv):
                         point = next((p for p in equilibria_at(_only(atlas, family, member), value)), None)
@@ -222,7 +225,7 @@ def check_heldout(data: dict[str, Any], heldout: Any) -> None:
     """Check the cached held-out rounds before they are used: new family names that do not collide with the
     study's, the first search's locations the study's own record, no search naming a family derived after it,
     the points solved after a search exactly its points outside the families before it, and every new witness
-    exact regret 0 and on its member's formulas (the study's own check on the merged data).
+    exact regret 0 and on its member's formulas (the study's own check, on the new families and witnesses).
 
     Raises
     ------
@@ -259,7 +262,8 @@ def check_heldout(data: dict[str, Any], heldout: Any) -> None:
         raise
     except (KeyError, TypeError) as exc:
         raise StoreError(f"{where}: the stored rounds cannot be read back ({type(exc).__name__})") from None
-    check_study(with_heldout(data, heldout))
+    # the new witnesses against the new members (the study's own were checked when the study was read)
+    check_study(dict(data, families=heldout["families"], witnesses=heldout["witnesses"]))
 
 
 def heldout(directory: Path | None, data: dict[str, Any], recompute: bool = False,

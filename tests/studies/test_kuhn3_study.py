@@ -215,15 +215,10 @@ def test_the_numeric_crosscheck_is_reported_at_its_pots(data):
 
 
 def _members_as_branches(data):
-    from derivations.szafron2013.kuhn3_certify import member_sets
-    from symgame.engine.atlas import SolvedBranch
-    from symgame.engine.parametric import CaseBranch
-    from symgame.engine.ranges import BranchRange
+    from derivations.szafron2013.kuhn3_heldout import study_atlas
 
-    game, members = member_sets(data)
-    return game, [(ident, SolvedBranch(CaseBranch(case, None, pset.values, pset.free, pset.constraints),
-                                       BranchRange(tuple(ivs), False, 0)))
-                  for ident, case, pset, ivs in members]
+    atlas = study_atlas(data)
+    return atlas.game, [(f.ident, m) for f in atlas.families for m in f.members]
 
 
 def test_a_family_from_fibres_is_derived_again_from_its_free_frequencies(data):
