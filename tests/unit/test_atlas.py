@@ -384,12 +384,10 @@ def test_closed_forms_that_leave_the_reals_get_their_exact_range():
 entry3 = st.tuples(st.integers(-2, 2), st.integers(-2, 2))
 
 
-@pytest.mark.slow
-@settings(max_examples=8, deadline=None)
-@given(st.lists(entry3, min_size=6, max_size=6), st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8))
-def test_three_player_games_with_square_roots_never_crash_and_stay_sound(coefficients, c):
-    """Random symmetric-looking three-player games whose mixed equilibria solve quadratics in c ∈ (0, 1): the
-    atlas is built without error and every family valid at a rational c has exact regret 0 there."""
+def quadratic_three_player_game(coefficients) -> PolynomialGame:
+    """Three players, one binary choice each; a player's payoff is bilinear in the other two frequencies with six
+    coefficients ``a + b*c`` (the pairs in ``coefficients``), c in (0, 1): mixed equilibria solve quadratics in c
+    (also the games of ``benchmarks/bench_sqrt_atlas.py``)."""
     names = ("a", "b", "d")
     x = [symbol(n) for n in names]
     t = symbol("c")
@@ -400,8 +398,16 @@ def test_three_player_games_with_square_roots_never_crash_and_stay_sound(coeffic
         payoff = x[k] * ((p + q * t) * o1 * o2 + (r + s * t) * (o1 + o2) + (u + v * t)) \
             + (1 - x[k]) * ((w + y * t) * o1 * o2 + (e + f * t) * (o1 + o2) + (g + h * t))
         players.append(PolyPlayer(f"P{k + 1}", (names[k],), sp.expand(payoff)))
-    game = PolynomialGame("random3", (parse_domain("c", "(0, 1)"),), tuple(players))
-    atlas = build_atlas(game, serial_map)
+    return PolynomialGame("random3", (parse_domain("c", "(0, 1)"),), tuple(players))
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None)
+@given(st.lists(entry3, min_size=6, max_size=6), st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8))
+def test_three_player_games_with_square_roots_never_crash_and_stay_sound(coefficients, c):
+    """Random symmetric-looking three-player games whose mixed equilibria solve quadratics in c ∈ (0, 1): the
+    atlas is built without error and every family valid at a rational c has exact regret 0 there."""
+    atlas = build_atlas(quadratic_three_player_game(coefficients), serial_map)
     for equilibrium in equilibria_at(atlas, c):
         assert equilibrium.verified, (coefficients, c, equilibrium)
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 import z3
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import symgame
@@ -243,3 +243,49 @@ def test_derivatives_and_linear_parts_read_off_the_monomials_equal_their_definit
             assert a == casesplit.interval_poly(sp.Poly(poly.as_expr().diff(gen), *order, domain="QQ"))
             assert b == casesplit.interval_poly(sp.Poly(poly.as_expr().subs(gen, 0), *order, domain="QQ"))
         assert [slot for slot, _, _ in parts] == [k for k, g in enumerate(order) if poly.degree(g) == 1]
+
+
+small = st.integers(-3, 3)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(small, st.integers(0, 2), st.integers(0, 2), st.integers(0, 3), st.integers(0, 3)),
+                min_size=1, max_size=4),
+       st.tuples(st.integers(1, 3), small, st.integers(1, 3)), st.tuples(small, st.integers(1, 3), st.integers(1, 3)),
+       st.fractions(-3, 3, max_denominator=5), st.fractions(-3, 3, max_denominator=5))
+def test_radical_norm_is_the_product_over_the_conjugates(terms, d1, d2, p0, c0):
+    """``radical_norm`` of a polynomial F(P, c, sqrt(D1), sqrt(D2)) (A**2 - D*B**2 from the reduction modulo
+    s**2 - D, per root) equals, at a rational point, the iterated resultant of F(P0, c0, s1, s2) with
+    s1**2 - D1(P0, c0) and s2**2 - D2(P0, c0) over Q: the product of F over the four sign choices."""
+    P, c, s1, s2 = sp.symbols("P c s1 s2")
+    D1, D2 = d1[0] + d1[1] * P + d1[2] * c, d2[0] * c + d2[1] + d2[2] * P    # sums: sympy keeps sqrt(D) whole
+    assume(sp.expand(D1 - D2) != 0 and math.gcd(*d1) == 1 and math.gcd(*d2) == 1)   # no sqrt(2)*sqrt(...) split
+    F = sum(k * P ** i * c ** j * s1 ** a * s2 ** b for k, i, j, a, b in terms)
+    expr = sp.expand(F.subs({s1: sp.sqrt(D1), s2: sp.sqrt(D2)}))
+    at = {P: sp.Rational(p0.numerator, p0.denominator), c: sp.Rational(c0.numerator, c0.denominator)}
+    reference = sp.expand(expr.subs({sp.sqrt(D1): s1, sp.sqrt(D2): s2}).subs(at))
+    for s, D in ((s1, D1), (s2, D2)):
+        if expr.has(sp.sqrt(D)):            # a root left only in even powers is no root of expr: no norm
+            reference = sp.expand(sp.resultant(reference, s ** 2 - D.subs(at), s))
+    assert parametric.radical_norm(expr).subs(at) == reference
+
+
+def test_radical_norm_equals_sympys_resultant_on_a_quotient():
+    P, c = sp.symbols("P c")
+    r1, r2 = sp.sqrt(1 - 2 * c), sp.sqrt(P ** 2 + c)
+    for expr in ((P * r1 + c * r2 - 1) / (1 + r1) + c, 1 / r2 + P * r1, (1 + r1) ** 3 - P):
+        assert parametric.radical_norm(expr) == parametric._radical_norm_by_resultant(expr)
+    # a root that sympy splits while expanding is multiplied out too: sqrt(2*c + 2) = sqrt(2)*sqrt(c + 1)
+    split = sp.Add(sp.sqrt(c + 1), sp.Pow(2 * c + 2, sp.Rational(1, 2), evaluate=False), 1, evaluate=False)
+    norm = parametric.radical_norm(split)
+    s, t = sp.symbols("s t")                        # 1 + (1 + t)*s with s**2 = c + 1 and t**2 = 2
+    reference = sp.resultant(sp.resultant(1 + (1 + t) * s, s ** 2 - c - 1, s), t ** 2 - 2, t)
+    assert not parametric.has_sqrt(norm) and sp.sqf_part(norm) == sp.sqf_part(reference)     # the same roots
+
+
+def test_a_residual_is_dropped_without_simplify_only_when_its_numerator_expands_to_zero():
+    c, d = sp.symbols("c d", positive=True)
+    r = sp.sqrt(1 - 2 * c)
+    assert parametric._numerator_expands_to_zero(sp.together((1 + r) * (1 - r) / (c + 1) - 2 * c / (c + 1)))
+    assert not parametric._numerator_expands_to_zero(sp.together(r - 1))
+    assert not parametric._numerator_expands_to_zero(sp.sqrt(c + 1) * sp.sqrt(d) - sp.sqrt(c * d + d))
