@@ -454,3 +454,49 @@ def test_tampered_held_out_rounds_are_refused(data):
     w["profile"][free] = str(Fraction(w["profile"][free]) + Fraction(1, 1000))
     with pytest.raises(StoreError):
         check_heldout(study_data, forged)
+
+
+def test_the_held_out_point_at_22_5_outside_every_family_approximates_f21(data):
+    """The one equilibrium of the third held-out search at P = 22/5 that no family holds: its case's equations
+    force Q1_o = 1/(P + 1) or Q2_x = 1/(P + 1) for every P (with A1_o = 1, which the case's (A1_o - 1)(J3_xx +
+    Q3_xx) = 0 forces where J3_xx, Q3_xx > 0: ideal membership over Q(P)), so no component of the case through the
+    point has both away from 1/(P + 1). Recomputed from its seed, the point has Q1_o 3.5e-3 away and Q2_x within
+    2e-4: it lies on the Q2_x = 1/(P + 1) side, 1.4e-4 from F21's member at its own free values (the location
+    tolerance is 1e-4), with float regret about 2e-7 (regret grows with the square of the distance here)."""
+    from derivations.szafron2013.kuhn3_heldout import study_atlas
+    from symgame.engine.parametric import case_system
+    from symgame.model.expr import parse_expression
+    from symgame.verify.atlascheck import numeric_crosscheck
+
+    case = "LLILILLIILUILILLILIIII00-0"
+    atlas = study_atlas(data)
+    game, structure = atlas.game, atlas.structure
+    unknowns, equations = case_system(game, structure, case)
+    P, A1_o, J1_o, J2_x, Q1_o, Q2_x, J3_xx, Q3_xx = (game.symbol(x) for x in (
+        "P", "A1_o", "J1_o", "J2_x", "Q1_o", "Q2_x", "J3_xx", "Q3_xx"))
+    assert any(sp.cancel(e / ((A1_o - 1) * (J3_xx + Q3_xx))).is_number for e in equations)
+    three = [sp.expand(e.subs(A1_o, 1)) for e in equations if e.free_symbols <= {P, A1_o, J1_o, J2_x, Q1_o, Q2_x}]
+    gens = [J1_o, J2_x, Q1_o, Q2_x]
+    field = sp.QQ.frac_field(P)
+    basis = sp.groebner(three, *gens, order="lex", domain=field)
+    _, remainder = sp.reduced(sp.expand((Q1_o * (P + 1) - 1) * (Q2_x * (P + 1) - 1)), basis.exprs, *gens,
+                              domain=field)
+    assert remainder == 0
+    pots, starts, seed = ROUNDS[2]
+    value = Fraction(22, 5)
+    found = numeric_crosscheck(atlas, [value], starts=starts, seed=seed + pots.index(value), refine=True)
+    outside = [m for m in found if m.family is None]
+    recorded = [c for c in data["heldout"][2]["outside_after"] if Fraction(c["P"]) == value]
+    assert len(outside) == len(recorded) == 1 and recorded[0]["case"] == case
+    point = outside[0].profile
+    third = 1 / (float(value) + 1)
+    assert min(point["J3_xx"], point["Q3_xx"]) > 0.1      # so A1_o = 1 on the case's solutions near the point
+    assert abs(point["Q1_o"] - third) > 3e-3 and abs(point["Q2_x"] - third) < 2e-4
+    f21 = next(f for f in data["families"] if f["id"] == "F21")
+    member = next(m for m in f21["members"] if m["case"] == case)
+    names = {str(g): g for g in game.generators}
+    at = {P: sp.Rational(value.numerator, value.denominator)}
+    at.update({game.symbol(z): sp.nsimplify(point[z]) for z in member["free"]})
+    distance = max(abs(float(parse_expression(member["values"][x], names, stored=True).subs(at)) - point[x])
+                   for x in unknowns if x not in member["free"])
+    assert 1e-4 < distance < 2e-4
