@@ -23,18 +23,17 @@ from symgame.export.documents import unique_conditions
 from symgame.model.store import write_atomic
 from symgame.references import cite
 
-#: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE). 20 until 2026-11-28;
-#: the pairs from 21 to 30 that are not near ties took about 10 minutes together on 2 cores, (23, 21) the longest
-#: (274 s).
-MAX_SCORE = 25
-#: Near ties (X1, X1 - 1) beyond MAX_SCORE that the committed sweep also holds, derived and certified: (26, 25) in
-#: 716 s, (27, 26) 107 s, (28, 27) 1,715 s, (29, 28) 101 s (2 workers). (30, 29) was not finished in the session
-#: that computed them, so the pairs 26 to 30 that are not near ties (computed and certified too) wait for it to
-#: join MAX_SCORE = 30. (22, 21) had joined once the exact kernel finder fell back on Lemke and Howson's
+#: The largest score of the committed sweep (every pair X1 > X2 >= 0 with X1 <= MAX_SCORE). 20 until 2026-11-28,
+#: then 25 with the near ties (26, 25) to (29, 28); 30 since. The pairs from 21 to 30 that are not near ties took
+#: about 10 minutes together on 2 cores, (23, 21) the longest (274 s); the near ties beyond 25: (26, 25) 716 s,
+#: (27, 26) 107 s, (28, 27) 1,715 s, (29, 28) 101 s (2 workers), (30, 29) 3,384 s (one process at the lowest
+#: priority beside other jobs). (22, 21) had joined once the exact kernel finder fell back on Lemke and Howson's
 #: exact equilibrium: its discovery had stopped at the uncovered rational point p1 = 1/16, p2 = 1/4, where the
 #: floating-point LP's candidates hold no exact kernel (``benchmarks/bench_jeopardy.py --kernels-at 22,21 1/16
 #: 1/4``; benchmarks/RESULTS.md).
-NEAR_TIES_BEYOND: tuple[tuple[int, int], ...] = ((26, 25), (27, 26), (28, 27), (29, 28))
+MAX_SCORE = 30
+#: Near ties (X1, X1 - 1) beyond MAX_SCORE that the committed sweep also holds (none since MAX_SCORE = 30).
+NEAR_TIES_BEYOND: tuple[tuple[int, int], ...] = ()
 
 TEXT_FILES = ("sweep.json", "summary.md")
 SOURCE = cite("ganzfried2022", "section 6.1 and Appendix B")
