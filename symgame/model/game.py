@@ -195,13 +195,16 @@ class NormalFormGame(MarkdownDisplay):
             if gens:
                 # all entries in one conversion to {exponents: coefficient} (one sympy.Poly per entry took most of
                 # a small game's regret; Polys of all entries at once, half of the time of this)
+                # each distinct entry once (a Final Jeopardy game's 900 entries hold at most 81 distinct ones)
+                distinct = list(dict.fromkeys(exprs))
                 try:
-                    dicts, _ = parallel_dict_from_expr(exprs, gens=gens, expand=True)
+                    dicts, _ = parallel_dict_from_expr(distinct, gens=gens, expand=True)
                 except sp.PolynomialError:
                     return None
                 if not all(c.is_Rational for d in dicts for c in d.values()):
                     return None
-                entry_terms = [d.items() for d in dicts]
+                terms_of = {e: d.items() for e, d in zip(distinct, dicts)}
+                entry_terms = [terms_of[e] for e in exprs]
             elif all(e.is_Rational for e in exprs):
                 entry_terms = [[((), e)] for e in exprs]
             else:
