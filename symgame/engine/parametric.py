@@ -445,9 +445,7 @@ def _even_odd_in(num: sp.Expr, s: sp.Symbol, base: sp.Expr) -> tuple[sp.Expr, sp
 
 def _radical_norm_by_resultant(expr: sp.Expr) -> sp.Expr:
     """:func:`radical_norm` by its definition, the resultant with ``s**2 - D`` for each square root."""
-    radicals = sorted({a for a in sp.preorder_traversal(expr)
-                       if a.is_Pow and a.exp.is_Rational and a.exp.q == 2}, key=sp.default_sort_key)
-    for k, rad in enumerate(radicals):
+    for k, rad in enumerate(_square_roots(expr)):
         s = sp.Dummy(f"s{k}")
         base = rad.base
         expr = sp.expand(expr.subs(rad, s ** rad.exp.p if rad.exp.p > 0 else 1 / s ** (-rad.exp.p)))
