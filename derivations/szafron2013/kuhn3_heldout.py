@@ -50,8 +50,11 @@ ROUNDS = ((CROSSCHECK_POTS, CROSSCHECK_STARTS, 100),
           ((Fraction(13, 5), Fraction(17, 5), Fraction(21, 5), Fraction(23, 5), Fraction(59, 10),
             Fraction(73, 10), Fraction(93, 10), Fraction(15)), 6, 900))
 #: Bumped when what the part records changes (2: points in no family located again after refinement onto their
-#: case's equations; members the atlas already holds dropped).
-METHOD_VERSION = 2
+#: case's equations; members the atlas already holds dropped; 3: a component whose algebraic family has formulas
+#: of too high a degree to interpolate is solved through each point instead, its free frequencies fixed near the
+#: point's values, ``fibre_verdict(..., through_points=True)``; points located on an equation by the first-order
+#: distance to its zeros, :func:`symgame.verify.atlascheck.lies_in`).
+METHOD_VERSION = 3
 
 
 def _key(data: dict[str, Any]) -> str:
@@ -179,7 +182,7 @@ def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None]
         for m, r in zip(found, records):
             if m.family is None:
                 points.setdefault(r["case"], []).append((float(m.parameter), m.profile))
-        verdicts = [fibre_verdict(game, structure, case, pts, widen=True, algebraic=True)
+        verdicts = [fibre_verdict(game, structure, case, pts, widen=True, algebraic=True, through_points=True)
                     for case, pts in sorted(points.items())]
         new = _new_families(atlas, verdicts, known)
         atlas = replace(atlas, families=atlas.families + tuple(new))

@@ -233,6 +233,8 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
 def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, str]) -> list[str]:
     """The held-out rounds (:mod:`derivations.szafron2013.kuhn3_heldout`): after each search, its points outside
     every family solved from fibres; then the next search, at pots no earlier search used."""
+    from symgame.engine.atlas import POINT_DENOMINATOR
+
     if rounds is None:
         return []
     lines: list[str] = []
@@ -262,8 +264,11 @@ def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, st
             notes = [n for v in r["solved"] for n in v["notes"]]
             lines += ["", "Each equilibrium of this search outside every family is then solved from fibres through its "
                       "own point (the component of its case through it, formulas proved on the case's equations, "
-                      "range exact; new families numbered after the earlier ones, witnessed and certified like "
-                      "them): " + "; ".join(
+                      "range exact; where the component's formulas over P and its free frequencies are of too high a "
+                      "degree to interpolate, the sub-family through the point, its free frequencies fixed at the "
+                      f"nearest fractions of denominator at most {POINT_DENOMINATOR} to the point's values, over P "
+                      "alone; new "
+                      "families numbered after the earlier ones, witnessed and certified like them): " + "; ".join(
                           (f"{n} at " if n > 1 else "") + f"P = {p} (`{case}`): "
                           + (f"now in {fam}" if fam else "still outside") for (p, case, fam), n in homes.items())
                       + "." + (f" ({len(moved)} of them located after `refine_point`, moved at most {max(moved):.2g}.)"

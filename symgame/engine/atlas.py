@@ -743,7 +743,7 @@ SOLVED_STAGES = ("solved", "fibres")
 
 def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
                   points: Sequence[tuple[float, Mapping[str, float]]], widen: bool = False,
-                  algebraic: bool = True) -> CaseVerdict:
+                  algebraic: bool = True, through_points: bool = False) -> CaseVerdict:
     """Solve ``case`` from fibres (:mod:`symgame.engine.fibres`): one component per distinct set of free
     unknowns through the numeric ``points`` (parameter value, profile) of the case
     (:func:`~symgame.engine.fibres.free_at_point`; where no proposal passes through its point, the nearest set
@@ -765,6 +765,14 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
     (:func:`~symgame.engine.fibres.algebraic_family`: a primitive unknown tied by its minimal polynomial, the
     others polynomials in it, proved); with ``algebraic`` it is kept with its range (exact when nothing else is
     free, else widened through the points), without it the proved formulas are only reported in ``unsolved``.
+
+    With ``through_points``, a component with free unknowns whose family cannot be derived over the parameter
+    and all of them (formulas of too high a degree to interpolate) is solved through each of its numeric points
+    instead: its free unknowns fixed at the nearest fractions of denominator at most :data:`POINT_DENOMINATOR`
+    to the point's values, the rest solved over the parameter alone (``fixed`` of
+    :func:`~symgame.engine.fibres.fibre_family` and :func:`~symgame.engine.fibres.algebraic_family`), each a
+    sub-family of the component with an exact range in the parameter (a proved inner bound of the component,
+    noted in ``unsolved``).
     """
     from .fibres import choose_free, fibre_branch, free_at_point, free_from_jacobian
 
@@ -773,11 +781,14 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
     chosen: dict[tuple[str, ...], int | str | None] = {}
     # free set -> the parameter values of the points it passes through
     values_of: dict[tuple[str, ...], list[Fraction]] = {}
+    # free set -> the numeric points it passes through
+    points_of: dict[tuple[str, ...], list[tuple[float, Mapping[str, float]]]] = {}
     for value, profile in points:
         free = free_at_point(game, structure, case, value, profile)
         if free is not None:
             chosen.setdefault(free, None)
             values_of.setdefault(free, []).append(Fraction(value).limit_denominator(POINT_DENOMINATOR))
+            points_of.setdefault(free, []).append((value, profile))
         else:
             # no proposal passes through the point: the nearest set with finite generic fibres
             near, kind = choose_free(game, structure, case, free_from_jacobian(game, structure, case, value, profile))
@@ -789,7 +800,8 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
         if points_in_fibre is not None and not isinstance(points_in_fibre, int):
             unsolved.append(f"case {case}: free {', '.join(free) or 'none'}: the generic fibre is {points_in_fibre}")
             continue
-        families = _component_families(game, structure, case, free, values_of.get(free, []), algebraic, unsolved)
+        families = _component_families(game, structure, case, free, values_of.get(free, []), algebraic, unsolved,
+                                       points_of.get(free, []) if through_points else [])
         for family in families:
             branch = fibre_branch(game, structure, family)
             # an algebraic family's range is not derived as a whole (its primitive unknown and a free one enter
@@ -797,6 +809,8 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
             r = branch_range(branch, param) if family.primitive is None or not family.free else \
                 BranchRange((), False, 0)
             where = "" if family.point is None else f" at {param.name} = {family.point}"
+            if family.fixed:
+                where += " with " + ", ".join(f"{x} = {v}" for x, v in family.fixed)
             if not r.complete and widen:
                 r = widen_range(branch, r, param, points)
             if not r.complete and (not r.intervals or not widen):
@@ -808,11 +822,15 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
                     unsolved.append(f"case {case}: free {', '.join(free)}{where}: range not derived (two free "
                                     "frequencies or more enter the conditions non-linearly); kept on the intervals "
                                     "proved through sub-families at its numeric points")
+                if family.fixed:
+                    unsolved.append(f"case {case}: free {', '.join(free)}{where}: kept as a sub-family through a "
+                                    f"numeric point ({family.primitive or 'every frequency'} over {param.name} "
+                                    "alone; a proved part of the component, not all of it)")
                 solved.append(SolvedBranch(branch, r))
                 if r.undecided_cells:
                     unsolved.append(f"case {case}: free {', '.join(free)}: {r.undecided_cells} cell(s) of the "
                                     "range undecided (left out of its intervals)")
-            elif family.point is not None:
+            elif family.point is not None or family.fixed:
                 unsolved.append(f"case {case}: free {', '.join(free) or 'none'}{where}: the conditions do not hold "
                                 "there" + (" (undecided)" if r.undecided_cells else ""))
     t1 = time.perf_counter()
@@ -820,10 +838,12 @@ def fibre_verdict(game: PolynomialGame, structure: Structure, case: str,
 
 
 def _component_families(game: PolynomialGame, structure: Structure, case: str, free: tuple[str, ...],
-                        values: Sequence[Fraction], algebraic: bool, unsolved: list[str]) -> list:
+                        values: Sequence[Fraction], algebraic: bool, unsolved: list[str],
+                        through: Sequence[tuple[float, Mapping[str, float]]] = ()) -> list:
     """The proved families of the component of ``case`` with ``free`` free: rational over the parameter, else
-    algebraic (kept only with ``algebraic``, else reported), else at the ``values`` of its points when its generic
-    fibre is empty. What gives nothing is appended to ``unsolved``."""
+    algebraic (kept only with ``algebraic``, else reported; where it cannot be derived, its sub-families
+    through the numeric points ``through``, :func:`_through_points`), else at the ``values`` of its points when
+    its generic fibre is empty. What gives nothing is appended to ``unsolved``."""
     from .fibres import algebraic_family, fibre_family, fibre_points
     from .parametric import UnsolvedCase
 
@@ -839,7 +859,7 @@ def _component_families(game: PolynomialGame, structure: Structure, case: str, f
         except UnsolvedCase as exc_alg:
             reason = str(exc_alg).removeprefix(f"case {case}: ")
             unsolved.append(f"{named}: the generic fibre has {degree} points; as an algebraic family: {reason}")
-            return []
+            return _through_points(game, structure, case, free, degree, through, unsolved) if algebraic else []
         if algebraic:
             return [found]
         unsolved.append(f"{named}: the generic fibre has {degree} points; proved as an algebraic family "
@@ -857,6 +877,33 @@ def _component_families(game: PolynomialGame, structure: Structure, case: str, f
             out.append(fibre_family(game, structure, case, free, at=at))
         except UnsolvedCase as exc_at:
             unsolved.append(f"{exc_at} (at {game.parameter_names[0]} = {at})")
+    return out
+
+
+def _through_points(game: PolynomialGame, structure: Structure, case: str, free: tuple[str, ...], degree: int,
+                    through: Sequence[tuple[float, Mapping[str, float]]], unsolved: list[str]) -> list:
+    """Sub-families of a component through numeric points: at each point, ``free`` fixed at the nearest
+    fractions of denominator at most :data:`POINT_DENOMINATOR` to its values, the rest solved over the parameter
+    alone (an algebraic family when the generic fibre has ``degree`` >= 2 points). What gives nothing is appended
+    to ``unsolved``."""
+    from .fibres import algebraic_family, fibre_family
+    from .parametric import UnsolvedCase
+
+    out = []
+    seen: set = set()
+    for value, profile in through:
+        fixed = {z: Fraction(float(profile[z])).limit_denominator(POINT_DENOMINATOR) for z in free}
+        key = tuple(sorted(fixed.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            out.append(algebraic_family(game, structure, case, (), fixed=fixed) if degree > 1
+                       else fibre_family(game, structure, case, (), fixed=fixed))
+        except UnsolvedCase as exc:
+            where = ", ".join(f"{z} = {v}" for z, v in key)
+            unsolved.append(f"{exc} (through the point at {game.parameter_names[0]} = "
+                            f"{Fraction(value).limit_denominator(POINT_DENOMINATOR)}, with {where})")
     return out
 
 

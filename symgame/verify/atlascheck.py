@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
@@ -313,7 +314,9 @@ def lies_in(game, member: SolvedBranch, value: Fraction, point: Mapping[str, flo
     The member's free frequencies are first taken from the point; when that misses, they are fitted to the
     point by least squares over all its frequencies (a numeric equilibrium in a continuum can be off the
     member along a flat direction, where a small error in a free frequency moves the others by more: the
-    distance to the member is what is compared, not the error at the point's own free coordinates).
+    distance to the member is what is compared, not the error at the point's own free coordinates). An
+    equation among the member's conditions (an algebraic family's minimal polynomial) is compared by the
+    first-order distance to its zeros, ``|f| / |grad f|``, not by ``|f|``, whose scale is arbitrary.
     """
     free = {z: float(point[z]) for z in member.branch.free}
     if _lies_in_at(game, member, value, point, free, tol):
@@ -370,7 +373,14 @@ def _lies_in_at(game, member: SolvedBranch, value: Fraction, point: Mapping[str,
             return False
     for expr, rel in member.branch.conditions:
         v = float(sp.N(expr.subs(subs)))
-        if (rel == "==" and abs(v) > tol) or (rel in (">", ">=") and v < -tol):
+        if rel == "==":
+            # an equation in the free frequencies (an algebraic family's minimal polynomial, its denominators
+            # cleared, so its scale is arbitrary): the first-order distance to its zero set, |f| / |grad f|
+            grad = [float(sp.N(sp.diff(expr, game.symbol(z)).subs(subs))) for z in free if expr.has(game.symbol(z))]
+            norm = math.sqrt(sum(d * d for d in grad))
+            if abs(v) > tol * (norm if norm > 0 else 1.0):
+                return False
+        elif rel in (">", ">=") and v < -tol:
             return False
     return True
 

@@ -257,6 +257,63 @@ def test_an_algebraic_family_with_a_free_frequency_is_widened_through_its_point(
     assert reported.branches == () and any("proved as an algebraic family" in u for u in reported.unsolved)
 
 
+def roots3_game():
+    x, y, z, P = (sp.Symbol(n, real=True) for n in "xyzP")
+    return PolynomialGame("roots3", (parse_domain("P", "[1, 4]"),),
+                          (PolyPlayer("A", ("x",), sp.expand(P * z * x / 4 - x ** 3 / 3)),
+                           PolyPlayer("B", ("y",), sp.expand(-(2 * y - x - 1) ** 2 / 4)),
+                           PolyPlayer("C", ("z",), sp.Integer(0))))
+
+
+@needs_msolve
+def test_a_component_too_large_to_interpolate_is_solved_through_its_points(monkeypatch):
+    """With the interpolation budget cut to 14 fibres, the algebraic family of roots3 (z free, x^2 = P z / 4) cannot
+    be derived; with ``through_points`` each numeric point gives the sub-family with z fixed at the nearest simple
+    fraction to its value (z = 1/3 from 0.33333), x over P alone tied by 12 x^2 = P: x = sqrt(P/12) is interior
+    on the whole domain, so the range is exact, [1, 4]; the point lies in it, a point 1e-2 off does not."""
+    import symgame.engine.fibres as F
+    from symgame.engine.atlas import fibre_verdict
+    from symgame.verify.atlascheck import lies_in
+
+    game = roots3_game()
+    structure = detect_structure(game)
+    x, P = sp.Symbol("x", real=True), sp.Symbol("P", real=True)
+    monkeypatch.setattr(F, "MAX_FIBRES", 14)        # the sub-family needs 10 fibres, the whole family 18
+    point = {"x": (2 / 12) ** 0.5, "y": (1 + (2 / 12) ** 0.5) / 2, "z": 0.33333}
+    assert fibre_verdict(game, structure, "III", [(2.0, point)], widen=True).branches == ()
+    found = fibre_verdict(game, structure, "III", [(2.0, point)], widen=True, through_points=True)
+    assert len(found.branches) == 1, found.unsolved
+    member = found.branches[0]
+    assert member.branch.free == ("x",) and dict(member.branch.values)["z"] == sp.Rational(1, 3)
+    tie = next(e for e, rel in member.branch.conditions if rel == "==")
+    assert sp.expand(tie - tie.coeff(x, 2) / 12 * (12 * x ** 2 - P)) == 0
+    assert member.range.complete and [iv.text("P") for iv in member.range.intervals] == ["1 <= P <= 4"]
+    assert any("sub-family through a numeric point" in u and "z = 1/3" in u for u in found.unsolved)
+    assert lies_in(game, member, Fraction(2), point)
+    assert not lies_in(game, member, Fraction(2), {**point, "x": point["x"] + 1e-2})
+    # the equation's scale does not matter: its distance is |f| / |grad f|
+    from dataclasses import replace
+    scaled = replace(member.branch, conditions=tuple((e * 10 ** 6 if rel == "==" else e, rel)
+                                                      for e, rel in member.branch.conditions))
+    near = {**point, "x": point["x"] + 1e-5}
+    assert lies_in(game, replace(member, branch=scaled), Fraction(2), near)
+    assert not lies_in(game, replace(member, branch=scaled), Fraction(2), {**point, "x": point["x"] + 1e-2})
+
+
+@needs_msolve
+def test_fixed_unknowns_must_be_unknowns_of_the_case_and_not_free():
+    from symgame.engine.fibres import algebraic_family
+
+    game = roots3_game()
+    structure = detect_structure(game)
+    with pytest.raises(ValueError, match="fixed"):
+        fibre_family(game, structure, "III", ("z",), fixed={"z": Fraction(1, 2)})
+    with pytest.raises(ValueError, match="fixed"):
+        algebraic_family(game, structure, "III", (), fixed={"w": Fraction(1, 2)})
+    family = algebraic_family(game, structure, "III", (), fixed={"z": Fraction(1, 2)})
+    assert family.fixed == (("z", Fraction(1, 2)),) and family.free == () and family.primitive == "x"
+
+
 def _by_z3_alone(exact: str, branch, P, value, root):
     """``decide_at`` with the plane CAD's shortcut ``exact`` switched off: z3's answer."""
     import symgame.engine.ranges as R
