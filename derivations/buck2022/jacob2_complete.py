@@ -134,8 +134,8 @@ def _certified_text(rows: list[dict]) -> str:
             f"certificates have {sum(r['terms'] for r in empty + para):,} terms in all.")
     if rest:
         text += (f" The other {len(rest)} (parametrized, with more than {CERTIFY_SOLUTIONS} complex solutions, or "
-                 f"more than {CERTIFY_FEW_SOLUTIONS} and more than {CERTIFY_UNKNOWNS} unknowns, where Singular's "
-                 f"cofactors did not come within a minute per support here) still rest on msolve: "
+                 f"more than {CERTIFY_FEW_SOLUTIONS} and more than {CERTIFY_UNKNOWNS} unknowns, and not among those "
+                 "measured to certify within 300 s here, `jacob2_schedules.CERTIFY_MEASURED`) still rest on msolve: "
                  f"{_supports_text(rest)}.")
     return text
 

@@ -214,7 +214,8 @@ def test_the_last_open_c7_supports_fall_to_a_part_of_their_conditions():
 def test_c7_msolve_answers_are_proved_by_checked_membership_identities():
     """Two of (C.7)'s msolve supports proved again from scratch: {1,5} x {2,4,6} x {3,4,6} (one equilibrium:
     msolve's eliminating polynomial and coordinates are combinations of the saturated equations) and
-    {1,4,5} x {2,4,6} x {3,4,5} (1 is: no solution). Each record agrees with the cached certificates, and a
+    {1,4,5} x {2,4,6} x {3,4,5} (1 is: no solution), and the first of those certified beyond the size rule
+    (``CERTIFY_MEASURED``). Each record agrees with the cached certificates, and a
     cached record whose equilibria differ from the schedule's is refused before use."""
     import copy
 
@@ -234,6 +235,15 @@ def test_c7_msolve_answers_are_proved_by_checked_membership_identities():
         row = rows[str([[a + 1 for a in s] for s in support])]
         assert row["kind"] == kind and row["solutions"] == cert.solutions
         assert row["equilibria"] == sorted([[str(p) for p in mix] for mix in e.profile] for e in cert.equilibria)
+    # the supports certified beyond the size rule (declared from a measurement) are certified in the cache, and the
+    # quickest of them (9 unknowns, 4 complex solutions: 4 s) proves again from scratch
+    from derivations.buck2022.jacob2_schedules import CERTIFY_MEASURED, certify_attempted
+
+    measured = [[list(s) for s in sup] for sup in CERTIFY_MEASURED["C.7"]]
+    assert measured and all(rows[str(sup)]["kind"] == "parametrized" for sup in measured)
+    assert not certify_attempted(9, 4)
+    cert = certify_support(game, tuple(tuple(a - 1 for a in s) for s in measured[0]))
+    assert cert.kind == "parametrized" and cert.solutions == rows[str(measured[0])]["solutions"] == 4
     tampered = copy.deepcopy(certificates)
     victim = next(r for r in tampered["supports"] if r["kind"] == "parametrized" and r["equilibria"])
     victim["equilibria"] = []
