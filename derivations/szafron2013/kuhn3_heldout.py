@@ -27,6 +27,8 @@ from derivations.szafron2013.kuhn3 import (
     CACHE_FILE,
     CROSSCHECK_POTS,
     CROSSCHECK_STARTS,
+    DISCOVERY_POTS,
+    STARTS,
     _family_json,
     _only,
     check_study,
@@ -53,8 +55,10 @@ ROUNDS = ((CROSSCHECK_POTS, CROSSCHECK_STARTS, 100),
 #: case's equations; members the atlas already holds dropped; 3: a component whose algebraic family has formulas
 #: of too high a degree to interpolate is solved through each point instead, its free frequencies fixed near the
 #: point's values, ``fibre_verdict(..., through_points=True)``; points located on an equation by the first-order
-#: distance to its zeros, :func:`symgame.verify.atlascheck.lies_in`).
-METHOD_VERSION = 3
+#: distance to its zeros, :func:`symgame.verify.atlascheck.lies_in`; 4: `refine_point` takes singular values below
+#: :data:`~symgame.verify.atlascheck.REFINE_RCOND` of the largest as zero; 5: the discovery's own points,
+#: recomputed from their seeds, located first, and those in no family solved through their points like a search's).
+METHOD_VERSION = 5
 
 
 def _key(data: dict[str, Any]) -> str:
@@ -136,11 +140,12 @@ def _branch_signature(branch) -> tuple:
 
 def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
                     ) -> dict[str, Any]:
-    """The held-out rounds (JSON-ready): for each search of :data:`ROUNDS`, its equilibria and the families they
-    lie in (a point in none located again after :func:`~symgame.verify.atlascheck.refine_point`); for each but
-    the last, the cases of those still outside every family solved from fibres through them and where each of
-    those points lies afterwards; the new families (members the atlas already holds dropped) and their
-    witnesses.
+    """The held-out rounds (JSON-ready): first the discovery's own points (recomputed from their seeds) located
+    in the study's families, those in none solved from fibres through their points; then for each search of
+    :data:`ROUNDS`, its equilibria and the families they lie in (a point in none located again after
+    :func:`~symgame.verify.atlascheck.refine_point`); for each but the last, the cases of those still outside
+    every family solved from fibres through them and where each of those points lies afterwards; the new
+    families (members the atlas already holds dropped) and their witnesses.
 
     Raises
     ------
@@ -148,10 +153,8 @@ def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None]
         When the first held-out search, recomputed, does not locate its equilibria as the study recorded.
     """
     import time
-    from dataclasses import replace
 
-    from symgame.engine.atlas import fibre_verdict
-    from symgame.verify.atlascheck import equilibria_at, numeric_crosscheck
+    from symgame.verify.atlascheck import numeric_crosscheck
 
     clock = [time.perf_counter()]
 
@@ -160,13 +163,23 @@ def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None]
             progress(text, time.perf_counter() - clock[0])
         clock[0] = time.perf_counter()
 
-    atlas = study_atlas(data)
-    game, structure = atlas.game, atlas.structure
-    known = {_signature(m["case"], m["free"], m["values"]) for f in data["families"] for m in f["members"]}
-    rounds, families, witnesses = [], [], []
+    state = _Growing(study_atlas(data), {_signature(m["case"], m["free"], m["values"])
+                                         for f in data["families"] for m in f["members"]})
+    game, structure = state.atlas.game, state.atlas.structure
+    # the discovery's own points (numeric_equilibria at the k-th discovery pot with seed k, as the study ran it)
+    found = numeric_crosscheck(state.atlas, [Fraction(p) for p in DISCOVERY_POTS], starts=STARTS, seed=0,
+                               refine=True)
+    outside = [m for m in found if m.family is None]
+    say(f"the discovery's points ({len(found)} equilibria, {len(outside)} outside every family)")
+    discovery: dict[str, Any] = {"equilibria": len(found),
+                                 "outside": [_record(game, structure, m) for m in outside]}
+    if outside:
+        state.solve(outside, discovery["outside"], discovery)
+        say(f"their cases from fibres ({len(state.families)} new families, {len(state.witnesses)} witnesses)")
+    rounds = []
     for number, (pots, starts, seed) in enumerate(ROUNDS):
-        found = numeric_crosscheck(atlas, list(pots), starts=starts, seed=seed, refine=True)
-        if number == 0 and [(str(m.parameter), None if m.refined else m.family) for m in found] != \
+        found = numeric_crosscheck(state.atlas, list(pots), starts=starts, seed=seed, refine=True)
+        if number == 0 and _as_study(data, [(str(m.parameter), None if m.refined else m.family) for m in found]) != \
                 [(c["P"], c["family"]) for c in data["crosscheck"]]:
             raise RuntimeError("the held-out search, recomputed, does not locate its equilibria as the study "
                                "recorded")
@@ -178,27 +191,55 @@ def compute_heldout(data: dict[str, Any], progress: Callable[[str, float], None]
         rounds.append(record)
         if number == len(ROUNDS) - 1 or not outside:
             continue
+        state.solve(outside, [r for m, r in zip(found, records) if m.family is None], record)
+        say(f"their cases from fibres ({len(state.families)} new families, {len(state.witnesses)} witnesses)")
+    return {"discovery": discovery, "rounds": rounds, "families": [_family_json(f) for f in state.families],
+            "witnesses": state.witnesses}
+
+
+def _as_study(data: dict[str, Any], located: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """Locations with the families the study does not hold (solved from the discovery's points since) read as
+    none: what the study's own record of its first held-out search can be compared with."""
+    ids = {f["id"] for f in data["families"]}
+    return [(p, f if f in ids else None) for p, f in located]
+
+
+class _Growing:
+    """The atlas as the held-out part enlarges it: points outside every family solved from fibres through them
+    (:func:`~symgame.engine.atlas.fibre_verdict`, sub-families through the points where a component's formulas
+    are too large to interpolate), the new families witnessed."""
+
+    def __init__(self, atlas, known: set) -> None:
+        self.atlas, self.known = atlas, known
+        self.families: list = []
+        self.witnesses: list[dict[str, Any]] = []
+
+    def solve(self, outside: list, records: list[dict[str, Any]], record: dict[str, Any]) -> None:
+        """Solve the cases of ``outside`` (numeric matches, with their ``records``) through their points; the
+        verdicts' notes and where each point lies afterwards go into ``record``."""
+        from dataclasses import replace
+
+        from symgame.engine.atlas import fibre_verdict
+        from symgame.verify.atlascheck import equilibria_at
+
+        game, structure = self.atlas.game, self.atlas.structure
         points: dict[str, list] = {}
-        for m, r in zip(found, records):
-            if m.family is None:
-                points.setdefault(r["case"], []).append((float(m.parameter), m.profile))
+        for m, r in zip(outside, records):
+            points.setdefault(r["case"], []).append((float(m.parameter), m.profile))
         verdicts = [fibre_verdict(game, structure, case, pts, widen=True, algebraic=True, through_points=True)
                     for case, pts in sorted(points.items())]
-        new = _new_families(atlas, verdicts, known)
-        atlas = replace(atlas, families=atlas.families + tuple(new))
-        say(f"their cases from fibres ({len(new)} new families)")
+        new = _new_families(self.atlas, verdicts, self.known)
+        self.atlas = replace(self.atlas, families=self.atlas.families + tuple(new))
         for family in new:
             for member in family.members:
-                known.add(_branch_signature(member.branch))
+                self.known.add(_branch_signature(member.branch))
                 for iv in member.range.intervals:
                     for value in witness_pots(iv):
-                        point = next((p for p in equilibria_at(_only(atlas, family, member), value)), None)
-                        witnesses.append(witness_record(family.ident, member.branch.case, value, point))
-        families += new
+                        point = next((p for p in equilibria_at(_only(self.atlas, family, member), value)), None)
+                        self.witnesses.append(witness_record(family.ident, member.branch.case, value, point))
+        self.families += new
         record["solved"] = [{"case": v.case, "stage": v.stage, "notes": list(v.unsolved)} for v in verdicts]
-        record["outside_after"] = [_record(game, structure, _locate(atlas, m)) for m in outside]
-        say(f"witnesses ({len(witnesses)} in all)")
-    return {"rounds": rounds, "families": [_family_json(f) for f in families], "witnesses": witnesses}
+        record["outside_after"] = [_record(game, structure, _locate(self.atlas, m)) for m in outside]
 
 
 def with_heldout(data: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
@@ -208,6 +249,7 @@ def with_heldout(data: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any
     merged["families"] = list(data["families"]) + list(heldout["families"])
     merged["witnesses"] = list(data["witnesses"]) + list(heldout["witnesses"])
     merged["heldout"] = heldout["rounds"]
+    merged["heldout_discovery"] = heldout["discovery"]
     merged["heldout_families"] = [f["id"] for f in heldout["families"]]
     return merged
 
@@ -218,7 +260,7 @@ def split_heldout(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     if "heldout_families" not in data:
         return data, []
     added = list(data["heldout_families"])
-    study = {k: v for k, v in data.items() if k not in ("heldout", "heldout_families")}
+    study = {k: v for k, v in data.items() if k not in ("heldout", "heldout_discovery", "heldout_families")}
     study["families"] = [f for f in data["families"] if f["id"] not in added]
     study["witnesses"] = [w for w in data["witnesses"] if w["family"] not in added]
     return study, added
@@ -246,10 +288,17 @@ def check_heldout(data: dict[str, Any], heldout: Any) -> None:
         if any(w["family"] not in new for w in heldout["witnesses"]):
             raise StoreError(f"{where}: a witness of a family it does not hold")
         rounds = heldout["rounds"]
-        if len(rounds) != len(ROUNDS) or [(c["P"], c["family"]) for c in rounds[0]["equilibria"]] != \
-                [(c["P"], c["family"]) for c in data["crosscheck"]]:
+        first = [(c["P"], None if "refined" in c else c["family"]) for c in rounds[0]["equilibria"]]
+        if len(rounds) != len(ROUNDS) or _as_study(data, first) != [(c["P"], c["family"]) for c in data["crosscheck"]]:
             raise StoreError(f"{where}: the first search is not the study's")
         known = set(ids)
+        discovery = heldout["discovery"]
+        if sorted(c["P"] for c in discovery.get("outside_after", [])) != \
+                sorted(c["P"] for c in discovery["outside"] if "outside_after" in discovery) or \
+                any(c["family"] is not None and c["family"] not in new for c in discovery.get("outside_after", [])):
+            raise StoreError(f"{where}: the discovery's points solved are not its points outside the families")
+        known |= {f["id"] for f in heldout["families"]
+                  if any(m["case"] in {v["case"] for v in discovery.get("solved", [])} for m in f["members"])}
         for number, r in enumerate(rounds):
             if any(c["family"] is not None and c["family"] not in known for c in r["equilibria"]):
                 raise StoreError(f"{where}: search {number + 1} names a family not derived before it")

@@ -224,10 +224,36 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
     if others:
         lines.append(f"No family of the discovery holds the equilibria found at P = {', '.join(others)}; {timed_out} "
                      "cases stay open (section Discovery).")
+    lines += _discovery_points_lines(data.get("heldout_discovery"))
     lines += _heldout_lines(data.get("heldout"), disc["cases"])
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     lines += _search_lines(search)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _discovery_points_lines(found: dict[str, Any] | None) -> list[str]:
+    """The discovery's own points located in the families (part ``kuhn3/heldout``), those in none solved."""
+    if found is None:
+        return []
+    outside = found["outside"]
+    lines = ["", f"The discovery's own {found['equilibria']} numeric equilibria, recomputed from their seeds, located in "
+             f"the families: {found['equilibria'] - len(outside)} lie in one valid at their pot; {len(outside)} "
+             + ("does" if len(outside) == 1 else "do") + " not"
+             + (" (cases " + ", ".join(f"`{c}`" for c in sorted({c["case"] for c in outside})) + ")." if outside
+                else ".")]
+    if "outside_after" in found:
+        lines[-1] += (" Each is solved from fibres through its own point, like a held-out search's below: "
+                      + _homes(found["outside_after"])
+                      + "." + (" From the fibres: " + "; ".join(n for v in found["solved"] for n in v["notes"]) + "."
+                               if any(v["notes"] for v in found["solved"]) else ""))
+    return lines
+
+
+def _homes(records: list[dict[str, Any]]) -> str:
+    """Where each point solved through lies afterwards, grouped."""
+    homes = Counter((c["P"], c["case"], c["family"]) for c in records)
+    return "; ".join((f"{n} at " if n > 1 else "") + f"P = {p} (`{case}`): " + (f"now in {fam}" if fam else
+                     "still outside") for (p, case, fam), n in homes.items())
 
 
 def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, str]) -> list[str]:
@@ -259,7 +285,6 @@ def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, st
                          "onto its case's equations (`symgame.verify.atlascheck.refine_point`: least-norm Newton steps; "
                          f"moved at most {max(refined):.2g} in any coordinate).")
         if "outside_after" in r:
-            homes = Counter((c["P"], c["case"], c["family"]) for c in r["outside_after"])
             moved = [c["refined"] for c in r["outside_after"] if "refined" in c]
             notes = [n for v in r["solved"] for n in v["notes"]]
             lines += ["", "Each equilibrium of this search outside every family is then solved from fibres through its "
@@ -268,10 +293,8 @@ def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, st
                       "degree to interpolate, the sub-family through the point, its free frequencies fixed at the "
                       f"nearest fractions of denominator at most {POINT_DENOMINATOR} to the point's values, over P "
                       "alone; new "
-                      "families numbered after the earlier ones, witnessed and certified like them): " + "; ".join(
-                          (f"{n} at " if n > 1 else "") + f"P = {p} (`{case}`): "
-                          + (f"now in {fam}" if fam else "still outside") for (p, case, fam), n in homes.items())
-                      + "." + (f" ({len(moved)} of them located after `refine_point`, moved at most {max(moved):.2g}.)"
+                      "families numbered after the earlier ones, witnessed and certified like them): "
+                      + _homes(r["outside_after"]) + "." + (f" ({len(moved)} of them located after `refine_point`, moved at most {max(moved):.2g}.)"
                                if moved else "") + (" From the fibres: " + "; ".join(notes) + "." if notes else "")]
     return lines
 

@@ -231,14 +231,20 @@ def locate(atlas: Atlas, value: Fraction, profile: Mapping[str, float], refine: 
 REFINE_STEPS = 30
 REFINE_RESIDUAL = 1e-12
 REFINE_MOVE = 1e-2
+#: Singular values of the Jacobian below this fraction of the largest count as zero in :func:`refine_point`'s
+#: least-squares steps: near where two components of a case meet the Jacobian's rank drops numerically, and a
+#: singular value of 1e-12 would send a step far along the other component (kuhn3, a point at P = 22/5: 0.1
+#: instead of 1.4e-4).
+REFINE_RCOND = 1e-10
 
 
 def refine_point(game, structure, value: Fraction, profile: Mapping[str, float]) -> dict[str, float] | None:
     """A numeric equilibrium moved onto the equations of its own case (Newton's method with least-norm steps).
 
     The case is the point's (:func:`~symgame.engine.atlas.seed_case`): its pinned frequencies are set, and its
-    equations (the derivatives that vanish) are solved by Gauss-Newton steps of least norm from the point, so
-    that the point moves as little as it can onto their solution set. Accepted when every equation is within
+    equations (the derivatives that vanish) are solved by Gauss-Newton steps of least norm from the point
+    (singular values below :data:`REFINE_RCOND` of the largest taken as zero), so that the point moves as little
+    as it can onto their solution set. Accepted when every equation is within
     :data:`REFINE_RESIDUAL`, no coordinate moved more than :data:`REFINE_MOVE`, every frequency stays in
     [0, 1] and the float regret did not grow. A numeric step only (a better end point of the same search); what
     it finds is still located by :func:`lies_in` against exact families.
@@ -288,7 +294,7 @@ def refine_point(game, structure, value: Fraction, profile: Mapping[str, float])
             with np.errstate(all="raise"):
                 for _ in range(REFINE_STEPS):
                     step, *_ = np.linalg.lstsq(np.array(jac(*z), dtype=float).reshape(len(at), len(syms)),
-                                               -np.array(f(*z), dtype=float), rcond=None)
+                                               -np.array(f(*z), dtype=float), rcond=REFINE_RCOND)
                     z = z + step
                     if float(np.abs(step).max()) < 1e-15:
                         break
