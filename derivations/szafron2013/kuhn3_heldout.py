@@ -2,7 +2,8 @@
 
 The study (:mod:`derivations.szafron2013.kuhn3`) derives families from the cases of a logit search at its
 discovery pots, then runs a second logit search (other priors) at held-out pots and locates each equilibrium it
-finds in a family valid there. This part takes the held-out equilibria that lie in *no* family and solves their
+finds in a family valid there. This part first locates the discovery's own points (recomputed from their seeds) in
+the study's families, then takes those and the held-out equilibria that lie in *no* family and solves their
 cases from fibres through their own points (:func:`symgame.engine.atlas.fibre_verdict`: the component through
 each point, its formulas proved on the case's equations, its range exact), so that their components join the
 atlas as new families with exact witnesses; then another held-out search, at pots no earlier search used, checks
@@ -268,7 +269,8 @@ def split_heldout(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 def check_heldout(data: dict[str, Any], heldout: Any) -> None:
     """Check the cached held-out rounds before they are used: new family names that do not collide with the
-    study's, the first search's locations the study's own record, no search naming a family derived after it,
+    study's, the first search's locations the study's own record, the discovery's points solved exactly its points
+    outside the study's families, no search naming a family derived after it,
     the points solved after a search exactly its points outside the families before it, and every new witness
     exact regret 0 and on its member's formulas (the study's own check, on the new families and witnesses).
 

@@ -859,7 +859,7 @@ def _component_families(game: PolynomialGame, structure: Structure, case: str, f
         except UnsolvedCase as exc_alg:
             reason = str(exc_alg).removeprefix(f"case {case}: ")
             unsolved.append(f"{named}: the generic fibre has {degree} points; as an algebraic family: {reason}")
-            return _through_points(game, structure, case, free, degree, through, unsolved) if algebraic else []
+            return _through_points(game, structure, case, free, through, unsolved) if algebraic else []
         if algebraic:
             return [found]
         unsolved.append(f"{named}: the generic fibre has {degree} points; proved as an algebraic family "
@@ -880,13 +880,12 @@ def _component_families(game: PolynomialGame, structure: Structure, case: str, f
     return out
 
 
-def _through_points(game: PolynomialGame, structure: Structure, case: str, free: tuple[str, ...], degree: int,
+def _through_points(game: PolynomialGame, structure: Structure, case: str, free: tuple[str, ...],
                     through: Sequence[tuple[float, Mapping[str, float]]], unsolved: list[str]) -> list:
-    """Sub-families of a component through numeric points: at each point, ``free`` fixed at the nearest
-    fractions of denominator at most :data:`POINT_DENOMINATOR` to its values, the rest solved over the parameter
-    alone (an algebraic family when the generic fibre has ``degree`` >= 2 points). What gives nothing is appended
-    to ``unsolved``."""
-    from .fibres import algebraic_family, fibre_family
+    """Sub-families of an algebraic component through numeric points: at each point, ``free`` fixed at the
+    nearest fractions of denominator at most :data:`POINT_DENOMINATOR` to its values, the rest solved over the
+    parameter alone as an algebraic family. What gives nothing is appended to ``unsolved``."""
+    from .fibres import algebraic_family
     from .parametric import UnsolvedCase
 
     out = []
@@ -898,8 +897,7 @@ def _through_points(game: PolynomialGame, structure: Structure, case: str, free:
             continue
         seen.add(key)
         try:
-            out.append(algebraic_family(game, structure, case, (), fixed=fixed) if degree > 1
-                       else fibre_family(game, structure, case, (), fixed=fixed))
+            out.append(algebraic_family(game, structure, case, (), fixed=fixed))
         except UnsolvedCase as exc:
             where = ", ".join(f"{z} = {v}" for z, v in key)
             unsolved.append(f"{exc} (through the point at {game.parameter_names[0]} = "
