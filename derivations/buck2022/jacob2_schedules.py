@@ -166,8 +166,8 @@ CERTIFY_FEW_SOLUTIONS, CERTIFY_SOLUTIONS, CERTIFY_UNKNOWNS = 2, 4, 8
 #: Supports beyond that rule (players' strategies numbered from 1) certified all the same: each was measured to
 #: certify within 300 s (2026-11-28, on the 2-core machine with another job on the other core: 4 to 94 s; see
 #: ``benchmarks/RESULTS.md``), and is attempted with no time limit. A declared list, so that no wall clock
-#: decides what is written; the other supports of their sizes ran past 300 s, or Singular's output passed
-#: :data:`symgame.engine.membership` 's size bound.
+#: decides what is written; the other supports of their sizes ran past 300 s, or Singular's output passed the
+#: size bound of its reader (``symgame.engine.membership``).
 CERTIFY_MEASURED: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {"C.7": (
     ((1, 2, 3, 4, 5), (2, 3, 4, 5), (2, 3, 6)),
     ((1, 2, 3, 4, 6), (2, 3, 4, 6), (2, 3, 5)),

@@ -292,8 +292,7 @@ def _heldout_lines(rounds: list[dict[str, Any]] | None, discovered: dict[str, st
                       "range exact; where the component's formulas over P and its free frequencies are of too high a "
                       "degree to interpolate, the sub-family through the point, its free frequencies fixed at the "
                       f"nearest fractions of denominator at most {POINT_DENOMINATOR} to the point's values, over P "
-                      "alone; new "
-                      "families numbered after the earlier ones, witnessed and certified like them): "
+                      "alone; new families numbered after the earlier ones, witnessed and certified like them): "
                       + _homes(r["outside_after"]) + "." + (f" ({len(moved)} of them located after `refine_point`, moved at most {max(moved):.2g}.)"
                                if moved else "") + (" From the fibres: " + "; ".join(notes) + "." if notes else "")]
     return lines
