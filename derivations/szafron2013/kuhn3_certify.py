@@ -284,14 +284,89 @@ def certificates(directory: Path | None, data: dict[str, Any], recompute: bool =
                                                             "coexistence": coexistence_cells(study_data),
                                                             "unranged": recover_unranged(study_data, progress)},
                    recompute=recompute)
+    plane = cached(cache, PLANE_PART, _plane_key(data), lambda: {"members": plane_soundness(data, progress)},
+                   recompute=recompute, check=lambda stored: _check_plane(data, stored))
     if not new_ids:
-        return found
+        return {**found, "members": _with_plane(found["members"], plane["members"])}
     added = dict(data, families=[f for f in data["families"] if f["id"] in new_ids])
     extra = cached(cache, HELDOUT_PART, _heldout_key(data), lambda: {
         "members": compute_certificates(added, progress, QUANTIFIED_OPEN + HELDOUT_QUANTIFIED_OPEN),
         "coexistence": coexistence_cells(data)}, recompute=recompute)
-    return {"members": found["members"] + extra["members"], "coexistence": extra["coexistence"],
-            "unranged": found["unranged"]}
+    return {"members": _with_plane(found["members"] + extra["members"], plane["members"]),
+            "coexistence": extra["coexistence"], "unranged": found["unranged"]}
+
+
+# --------------------------------------------------------------------------- soundness in the plane (P, z)
+
+PLANE_PART = "kuhn3/plane-soundness"
+#: Bumped when what the plane part records changes (1: every algebraic member with one free frequency, each
+#: interval decided by :func:`symgame.verify.planecert.certify_best_response_plane`).
+PLANE_VERSION = 1
+
+
+def _plane_key(data: dict[str, Any]) -> str:
+    from symgame.export.cache import content_key
+
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return content_key(PLANE_PART, {"data": digest}, [__name__], version=PLANE_VERSION)
+
+
+def _plane_members(data: dict[str, Any]) -> list[tuple[str, str, Any, ParamInterval, str]]:
+    """``(family, case, ProfileSet, interval, interval text)`` of every interval of an algebraic member with one
+    free frequency (the members whose soundness z3 does not decide)."""
+    from symgame.export.atlas_outputs import interval_text
+
+    game, members = member_sets(data)
+    return [(ident, case, pset, iv, interval_text(iv)) for ident, case, pset, intervals in members
+            if len(pset.free) == 1 and is_algebraic(pset) for iv in intervals]
+
+
+def plane_soundness(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
+                    ) -> list[dict[str, Any]]:
+    """Soundness of each interval of the algebraic members with one free frequency, exact: the plane of P and
+    that frequency decided by cylindrical algebraic decomposition
+    (:func:`symgame.verify.planecert.certify_best_response_plane`; no time limit, so no verdict depends on the
+    machine).  Records ``family``, ``case``, ``interval``, ``sound``, ``sound_counterexample``,
+    ``sound_method``."""
+    from symgame.verify.planecert import certify_best_response_plane
+
+    game = reduced_game(data["dominance"]["fixed"])
+    out = []
+    for ident, case, pset, iv, text in _plane_members(data):
+        start = time.perf_counter()
+        cert = certify_best_response_plane(game, pset, iv)
+        out.append({"family": ident, "case": case, "interval": text, "sound": cert.decision.name.lower(),
+                    "sound_counterexample": cert.counterexample, "sound_method": cert.method})
+        if progress is not None:
+            progress(f"plane soundness {ident} on {text}: {out[-1]['sound']}", time.perf_counter() - start)
+    return out
+
+
+def _check_plane(data: dict[str, Any], stored: dict[str, Any]) -> None:
+    """A stored plane part must hold one record per interval of the algebraic one-free members, in order,
+    with a verdict of the three (:class:`~symgame.errors.StoreError` otherwise)."""
+    from symgame.errors import StoreError
+
+    expected = [(ident, case, text) for ident, case, _, _, text in _plane_members(data)]
+    records = stored.get("members") if isinstance(stored, dict) else None
+    if not isinstance(records, list) or [(r.get("family"), r.get("case"), r.get("interval")) for r in records
+                                         if isinstance(r, dict)] != expected:
+        raise StoreError(f"{PLANE_PART}: the stored records are not those of the study's algebraic members")
+    if any(r.get("sound") not in ("true", "false", "undecided") for r in records):
+        raise StoreError(f"{PLANE_PART}: a stored record has no verdict")
+
+
+def _with_plane(members: list[dict[str, Any]], plane: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The certificate records with the plane part's verdicts where z3's soundness was not attempted."""
+    by = {(r["family"], r["case"], r["interval"]): r for r in plane}
+    out = []
+    for record in members:
+        exact = by.get((record["family"], record["case"], record["interval"]))
+        if exact is not None and record["sound"] == "not attempted":
+            record = {**record, "sound": exact["sound"], "sound_counterexample": exact["sound_counterexample"],
+                      "sound_method": exact["sound_method"]}
+        out.append(record)
+    return out
 
 
 HELDOUT_PART = "kuhn3/heldout/certificates"

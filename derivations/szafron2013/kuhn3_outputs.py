@@ -172,7 +172,10 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
     lines += ["## Whole-interval certificates", "",
               "Read back from `families.json` and proved for every P of each interval (z3): *sound* -- every profile "
               "of the member is an equilibrium (one query per vertex deviation of each group of a player's "
-              "frequencies that share no monomial of her payoff, `symgame.verify.separable`); *nonempty* -- the "
+              "frequencies that share no monomial of her payoff, `symgame.verify.separable`; for an algebraic "
+              "member with one free frequency, the same deviations decided exactly in the plane of P and that "
+              "frequency by cylindrical algebraic decomposition, *plane CAD*, `symgame.verify.planecert`, with no "
+              "time limit); *nonempty* -- the "
               "member has a profile at every P (z3, exact cells of P, the exact witness at a single pot, a "
               "nonempty member whose profiles all lie in this one, or sub-families with some free frequencies "
               "fixed so that every condition is linear and their ranges exact: *partly* names the part of the "
@@ -180,7 +183,8 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
               "| family | case | interval | sound | nonempty | how |", "|---|---|---|---|---|---|"]
     for c in certs:
         proved_on = f" on {'; '.join(c['nonempty_on'])}" if c.get("nonempty_on") else ""
-        lines.append(f"| {c['family']} | `{c['case']}` | {c['interval']} | {c['sound']} | {c['nonempty']}{proved_on} | "
+        sound = c["sound"] + (" (plane CAD)" if c.get("sound_method", "").startswith("plane CAD") else "")
+        lines.append(f"| {c['family']} | `{c['case']}` | {c['interval']} | {sound} | {c['nonempty']}{proved_on} | "
                      f"{c['nonempty_method']} |")
         if c["sound_counterexample"]:
             lines.append(f"|  | counterexample: {c['sound_counterexample']} | | | | |")

@@ -117,6 +117,60 @@ def group_deviations(game: PolynomialGame) -> list[GroupDeviation]:
     return out
 
 
+def soundness_checks(game: PolynomialGame, pset: ProfileSet) -> list[tuple[str, sp.Expr, str]]:
+    """What an equilibrium family must never do, as ``(reason, expr, rel)`` with ``expr rel 0`` the failure: a
+    formula's denominator in the parameter vanishing (``"=="``), a frequency below 0 or above 1 (``">"``), a
+    group-vertex deviation gaining (``">"``; gains that vanish identically are left out).
+
+    Parameters
+    ----------
+    game : PolynomialGame
+        A game whose payoffs are multilinear in each player's own frequencies.
+    pset : ProfileSet
+        The family (its formulas substituted into every gain).
+
+    Returns
+    -------
+    list of (str, sympy expression, str)
+
+    Raises
+    ------
+    NotMultilinear
+        When a payoff is not multilinear in its owner's frequencies.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from symgame.model.polygame import PolyPlayer, PolynomialGame
+    >>> from symgame.verify.polycert import ProfileSet
+    >>> a, c = sp.symbols("a c", real=True)
+    >>> game = PolynomialGame("toy", (), (PolyPlayer("1", ("a",), a * (2 * c - 1)),
+    ...                                  PolyPlayer("2", ("c",), c * (1 - 2 * a))))
+    >>> for reason, expr, rel in soundness_checks(game, ProfileSet((("a", sp.Rational(1, 2)), ("c", c)),
+    ...                                                            ("c",), ())):
+    ...     print(reason, "|", expr, rel, 0)
+    a < 0 | -1/2 > 0
+    a > 1 | -1/2 > 0
+    player 1 deviates to a=0 | -(2*c - 1)/2 > 0
+    player 1 deviates to a=1 | (2*c - 1)/2 > 0
+    """
+    P = game.symbol(game.parameter_names[0]) if game.parameter_names else None
+    subs = {game.symbol(x): e for x, e in pset.values if x not in pset.free}
+    checks: list[tuple[str, sp.Expr, str]] = []
+    for x, expr in pset.values:
+        den = sp.fraction(sp.together(expr))[1]
+        if den.free_symbols and den.free_symbols <= {P}:
+            checks.append((f"the denominator {den} of {x} vanishes", den, "=="))
+    for x, expr in pset.values:
+        if x not in pset.free:
+            checks += [(f"{x} < 0", -expr, ">"), (f"{x} > 1", expr - 1, ">")]
+    for dev in group_deviations(game):
+        gain = sp.factor(sp.together(dev.deviated.xreplace(subs) - dev.part.xreplace(subs)))
+        if gain != 0:
+            checks.append((dev.label, gain, ">"))
+    return checks
+
+
 def certify_best_response(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval,
                           timeout_ms: int = CERTIFY_TIMEOUT_MS) -> FamilyCertificate:
     """Prove that every profile of ``pset`` is an equilibrium at every parameter value of ``interval``,
@@ -132,27 +186,13 @@ def certify_best_response(game: PolynomialGame, pset: ProfileSet, interval: Para
     claim = "every profile of the family is an equilibrium on the interval"
     fam = encode_family(game, pset, interval)
     formulas = fam.base + fam.enc.side
-    subs = {game.symbol(x): e for x, e in pset.values if x not in pset.free}
     shown = [name, *pset.free]
-    P = game.symbol(name)
 
     def verdict(answer, reason: str) -> FamilyCertificate:
         return replace(_certificate(claim, answer, t0, fam.enc, shown, reason), method="z3, separable")
 
-    checks: list[tuple[str, sp.Expr, str]] = []
-    for x, expr in pset.values:
-        den = sp.fraction(sp.together(expr))[1]
-        if den.free_symbols and den.free_symbols <= {P}:
-            checks.append((f"the denominator {den} of {x} vanishes", den, "=="))
-    for x, expr in pset.values:
-        if x not in pset.free:
-            checks += [(f"{x} < 0", -expr, ">"), (f"{x} > 1", expr - 1, ">")]
-    for dev in group_deviations(game):
-        gain = sp.factor(sp.together(dev.deviated.xreplace(subs) - dev.part.xreplace(subs)))
-        if gain != 0:
-            checks.append((dev.label, gain, ">"))
     undecided = None
-    for reason, expr, rel in checks:
+    for reason, expr, rel in soundness_checks(game, pset):
         if expr.is_number:
             holds = expr == 0 if rel == "==" else bool(expr > 0)
             if holds:

@@ -53,18 +53,24 @@ def test_every_family_is_certified_on_its_whole_range(data):
     from derivations.szafron2013.kuhn3_certify import certificates
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("derivations.szafron2013.kuhn3_certify.compute_certificates",
-                   lambda data, progress=None: pytest.fail("kuhn3 certificates are stale: run `symgame derive kuhn3`"))
+        for name in ("compute_certificates", "plane_soundness"):
+            mp.setattr(f"derivations.szafron2013.kuhn3_certify.{name}",
+                       lambda *a, **k: pytest.fail("kuhn3 certificates are stale: run `symgame derive kuhn3`"))
         certs = certificates(KUHN3, data)["members"]
     ranges = sum(len(m["ranges"]) for f in data["families"] for m in f["members"])
     assert len(certs) == ranges
     from derivations.szafron2013.kuhn3_certify import SOUNDNESS_OPEN, is_algebraic, member_sets
 
-    # (soundness is not attempted for the algebraic families: z3 with the cubic tie ran past minutes)
-    algebraic = {(ident, case) for ident, case, pset, _ in member_sets(data)[1] if is_algebraic(pset)}
-    assert all(c["sound"] == "true" or (c["sound"] == "not attempted" and ((c["case"], len(next(
-        m for f in data["families"] for m in f["members"] if f["id"] == c["family"])["free"])) in SOUNDNESS_OPEN
-        or (c["family"], c["case"]) in algebraic)) for c in certs), certs
+    # soundness of the algebraic families with one free frequency is decided exactly in the plane (P, z) by the
+    # CAD; it is not attempted for those with two (z3 with the cubic tie ran past minutes) and the declared one
+    members = {(ident, case): pset for ident, case, pset, _ in member_sets(data)[1]}
+    plane = {key for key, pset in members.items() if is_algebraic(pset) and len(pset.free) == 1}
+    assert len(plane) >= 9
+    for c in certs:
+        key, pset = (c["family"], c["case"]), members[c["family"], c["case"]]
+        assert (c.get("sound_method") == "plane CAD, separable") is (key in plane), c
+        assert c["sound"] == "true" or (c["sound"] == "not attempted" and (
+            (c["case"], len(pset.free)) in SOUNDNESS_OPEN or (is_algebraic(pset) and len(pset.free) == 2))), c
     # nonempty on the whole interval, or (a member whose range derivation is flagged incomplete, so that its
     # interval is only where the cells' samples hold) on the part that linear sub-families prove
     # (and undecided only where z3's quantified query is declared out of reach and no rational pot lies inside)
@@ -97,6 +103,36 @@ def test_certificates_rederived_for_three_cases_match_the_committed_ones(data):
     fresh = compute_certificates(subset)
     assert len(fresh) >= 4 and {r["case"] for r in fresh} == cases
     assert fresh == [r for r in committed if r["family"] in chosen]
+
+
+@pytest.mark.slow
+def test_the_plane_soundness_of_an_algebraic_family_is_derived_again_and_fails_when_tampered(data):
+    """The exact soundness of F30 (K1_xxb a root of a quadratic in it, every other frequency a polynomial in it)
+    is derived again by the plane CAD (seconds) and gives the committed record; the same member with one
+    formula changed (player 3 now bets a king after two checks always) is refuted, with the deviation named."""
+    from derivations.szafron2013.kuhn3_certify import PLANE_PART, _check_plane, certificates, member_sets
+    from symgame.errors import StoreError
+    from symgame.verify.planecert import certify_best_response_plane
+    from symgame.verify.polycert import ProfileSet
+
+    game, members = member_sets(data)
+    ident, case, pset, intervals = next(m for m in members if m[0] == "F30")
+    fresh = certify_best_response_plane(game, pset, intervals[0])
+    committed = next(c for c in certificates(KUHN3, data)["members"] if c["family"] == "F30")
+    assert fresh.decision.name.lower() == committed["sound"] == "true"
+    assert fresh.method == committed["sound_method"] and committed["sound_counterexample"] is None
+    changed = next(x for x, v in pset.values if x not in pset.free and v.free_symbols)
+    tampered = ProfileSet(tuple((x, sp.Integer(1) if x == changed else v) for x, v in pset.values), pset.free,
+                          pset.constraints)
+    refuted = certify_best_response_plane(game, tampered, intervals[0])
+    assert refuted.decision.name == "FALSE" and refuted.counterexample["reason"], refuted
+    # a stored plane part that does not match the study's algebraic members is refused
+    stored = json.loads((KUHN3 / CACHE_FILE).read_text())[PLANE_PART]["data"]
+    _check_plane(data, stored)
+    with pytest.raises(StoreError, match="algebraic members"):
+        _check_plane(data, {"members": stored["members"][1:]})
+    with pytest.raises(StoreError, match="no verdict"):
+        _check_plane(data, {"members": [dict(stored["members"][0], sound="yes")] + stored["members"][1:]})
 
 
 def test_the_branch_whose_range_was_not_derived_is_now_a_family_proved_on_most_of_it(data):
