@@ -147,10 +147,14 @@ class _Plane:
             q = sp.Rational(end.lower.numerator, end.lower.denominator)
             return self.atom(sign * (P - q), ">=" if closed else ">")
         low, high = (sp.Rational(v.numerator, v.denominator) for v in (end.lower, end.upper))
-        poly = sp.expand(end.poly)
-        at_low, at_high = sp.sign(poly.subs(P, low)), sp.sign(poly.subs(P, high))
-        if at_low * at_high >= 0:
+        # the irreducible factor of the end's polynomial that vanishes at it: of degree two or more (the end is
+        # irrational), so nonzero at the rational ends of the interval, where it changes sign once
+        factors = [f for f, _ in sp.factor_list(sp.expand(end.poly), P)[1]
+                   if sp.sign(f.subs(P, low)) * sp.sign(f.subs(P, high)) < 0]
+        if len(factors) != 1:
             raise InputError(f"the end {end.value} of {self.interval.text()} is not isolated by its interval")
+        poly = sp.expand(factors[0])
+        at_low, at_high = sp.sign(poly.subs(P, low)), sp.sign(poly.subs(P, high))
         inside = [self.atom(P - low, ">"), self.atom(high - P, ">")]
         beyond = self.atom(P - high, ">=") if side == ">" else self.atom(low - P, ">=")
         strict = ("or", [beyond, ("and", inside + [self.atom(poly * (at_high if side == ">" else at_low), ">")])])

@@ -102,3 +102,19 @@ def test_the_plane_verdict_agrees_with_z3(case):
     other = certify_best_response(game, family, iv, 20_000)
     assert other.decision is not Decision.UNDECIDED
     assert plane.decision is other.decision, (family, iv, plane, other)
+
+
+def test_an_algebraic_end_whose_polynomial_vanishes_at_a_rational_end_of_its_interval():
+    """The end sqrt 2 given by the reducible (P - 1)(P^2 - 2) on (1, 3/2): the factor that changes sign there is
+    used, not the whole polynomial (which is 0 at P = 1)."""
+    from fractions import Fraction
+
+    from symgame.engine.ranges import Endpoint
+
+    game = toy(z * (c - 1), c * (HALF - z))
+    family = ProfileSet((("z", z), ("c", sp.Integer(1))), ("z",), ((8 * z**2 - P**2, "=="),))
+    end = Endpoint(sp.sqrt(2), sp.expand((P - 1) * (P**2 - 2)), Fraction(1), Fraction(3, 2))
+    low = rational_endpoint(sp.Integer(1), P)
+    assert certify_best_response_plane(game, family, ParamInterval(low, True, end, True)).decision is Decision.TRUE
+    assert certify_best_response_plane(game, family, ParamInterval(end, False, rational_endpoint(sp.Integer(2), P),
+                                                                   True)).decision is Decision.FALSE
