@@ -6,7 +6,9 @@ expression parser, range ends as exact algebraic numbers) and, on each interval 
 * **soundness**: every profile of the member is an equilibrium of the game (after the dominance reduction) at
   every ``P`` of the interval -- :func:`symgame.verify.separable.certify_best_response`, one z3 query per
   distinct vertex deviation of each group of a player's frequencies that share no monomial of her payoff
-  (50 queries here, instead of the 1,280 whole-box vertices whose terms alone took minutes to build);
+  (50 queries here, instead of the 1,280 whole-box vertices whose terms alone took minutes to build); for
+  the algebraic members with one free frequency, whose z3 queries do not finish, the same checks decided
+  exactly in the plane of ``P`` and that frequency (:func:`plane_soundness`, its own cached part);
 * **nonemptiness**: the member has a profile at every ``P`` of the interval -- at a single pot by the study's
   exact witness profile; on an interval by :func:`symgame.verify.polycert.certify_nonempty` (z3's quantified
   solver, then exact cells of ``P``) under a budget far above any measured time, whose expiry is an error,
