@@ -92,7 +92,7 @@ def families(draw):
 
 
 @seed(20261128)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(families())
 def test_the_plane_verdict_agrees_with_z3(case):
     """Independent solvers: z3's nonlinear arithmetic (``certify_best_response``) and the CAD decide the same
