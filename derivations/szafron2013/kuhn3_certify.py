@@ -269,8 +269,10 @@ def _witness_in(game, pset, value, witness: dict[str, Any]) -> bool:
 
 def certificates(directory: Path | None, data: dict[str, Any], recompute: bool = False,
                  progress: Callable[[str, float], None] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The cached checks of the study ``data`` (``"members"``: :func:`compute_certificates`; ``"coexistence"``;
-    ``"unranged"``: :func:`recover_unranged`), computed when the cache has none under this code.
+    """The cached checks of the study ``data`` (``"members"``: :func:`compute_certificates`, with the plane part's
+    verdicts where z3's soundness was not attempted; ``"coexistence"``; ``"unranged"``: :func:`recover_unranged`;
+    ``"pots"``: soundness at single pots, :func:`plane_soundness`), computed when the cache has none under this
+    code.
 
     With the held-out rounds added (:func:`derivations.szafron2013.kuhn3_heldout.with_heldout`), the study's own
     families keep their part (keyed by the study alone: a change of the rounds never recomputes them) and the
@@ -289,21 +291,25 @@ def certificates(directory: Path | None, data: dict[str, Any], recompute: bool =
     plane = cached(cache, PLANE_PART, _plane_key(data), lambda: {"members": plane_soundness(data, progress)},
                    recompute=recompute, check=lambda stored: _check_plane(data, stored))
     if not new_ids:
-        return {**found, "members": _with_plane(found["members"], plane["members"])}
+        return {**found, "members": _with_plane(found["members"], plane["members"]),
+                "pots": _pot_records(found["members"], plane["members"])}
     added = dict(data, families=[f for f in data["families"] if f["id"] in new_ids])
     extra = cached(cache, HELDOUT_PART, _heldout_key(data), lambda: {
         "members": compute_certificates(added, progress, QUANTIFIED_OPEN + HELDOUT_QUANTIFIED_OPEN),
         "coexistence": coexistence_cells(data)}, recompute=recompute)
-    return {"members": _with_plane(found["members"] + extra["members"], plane["members"]),
-            "coexistence": extra["coexistence"], "unranged": found["unranged"]}
+    members = found["members"] + extra["members"]
+    return {"members": _with_plane(members, plane["members"]), "coexistence": extra["coexistence"],
+            "unranged": found["unranged"], "pots": _pot_records(members, plane["members"])}
 
 
 # --------------------------------------------------------------------------- soundness in the plane (P, z)
 
 PLANE_PART = "kuhn3/plane-soundness"
 #: Bumped when what the plane part records changes (1: every algebraic member with one free frequency, each
-#: interval decided by :func:`symgame.verify.planecert.certify_best_response_plane`).
-PLANE_VERSION = 1
+#: interval decided by :func:`symgame.verify.planecert.certify_best_response_plane`; 2: also each algebraic
+#: member with two free frequencies at the rational pots of the cross-check's and held-out searches' points
+#: located in it, in the plane of its two free frequencies).
+PLANE_VERSION = 2
 
 
 def _plane_key(data: dict[str, Any]) -> str:
@@ -315,12 +321,35 @@ def _plane_key(data: dict[str, Any]) -> str:
 
 def _plane_members(data: dict[str, Any]) -> list[tuple[str, str, Any, ParamInterval, str]]:
     """``(family, case, ProfileSet, interval, interval text)`` of every interval of an algebraic member with one
-    free frequency (the members whose soundness z3 does not decide)."""
+    free frequency (the members whose soundness z3 does not decide), then of each algebraic member with two at the
+    pots of the points located in it (:func:`_located_pots`, inside its intervals)."""
+    import sympy as sp
+
+    from symgame.engine.ranges import rational_endpoint
     from symgame.export.atlas_outputs import interval_text
 
     game, members = member_sets(data)
-    return [(ident, case, pset, iv, interval_text(iv)) for ident, case, pset, intervals in members
-            if len(pset.free) == 1 and is_algebraic(pset) for iv in intervals]
+    out = [(ident, case, pset, iv, interval_text(iv)) for ident, case, pset, intervals in members
+           if len(pset.free) == 1 and is_algebraic(pset) for iv in intervals]
+    P = game.symbol(game.parameter_names[0])
+    for ident, case, pset, intervals in members:
+        if len(pset.free) != 2 or not is_algebraic(pset):
+            continue
+        for pot in _located_pots(data, ident):
+            end = rational_endpoint(sp.Rational(pot.numerator, pot.denominator), P)
+            if any(iv.contains(pot) for iv in intervals):
+                iv = ParamInterval(end, True, end, True)
+                out.append((ident, case, pset, iv, interval_text(iv)))
+    return out
+
+
+def _located_pots(data: dict[str, Any], ident: str) -> list[Fraction]:
+    """The rational pots of the cross-check's and the held-out searches' points located in family ``ident``."""
+    from symgame.model.expr import parse_expression
+
+    points = list(data.get("crosscheck", [])) + [p for r in data.get("heldout", []) for p in r["equilibria"]]
+    pots = {parse_expression(p["P"], {}) for p in points if p.get("family") == ident}
+    return sorted(Fraction(int(v.p), int(v.q)) for v in pots if v.is_Rational)
 
 
 def plane_soundness(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
@@ -328,8 +357,9 @@ def plane_soundness(data: dict[str, Any], progress: Callable[[str, float], None]
     """Soundness of each interval of the algebraic members with one free frequency, exact: the plane of P and
     that frequency decided by cylindrical algebraic decomposition
     (:func:`symgame.verify.planecert.certify_best_response_plane`; no time limit, so no verdict depends on the
-    machine).  Records ``family``, ``case``, ``interval``, ``sound``, ``sound_counterexample``,
-    ``sound_method``."""
+    machine); and of each algebraic member with two free frequencies at the pots of the searches' points located
+    in it (the plane of its two free frequencies there).  Records ``family``, ``case``, ``interval``, ``sound``,
+    ``sound_counterexample``, ``sound_method``."""
     from symgame.verify.planecert import certify_best_response_plane
 
     game = reduced_game(data["dominance"]["fixed"])
@@ -356,6 +386,12 @@ def _check_plane(data: dict[str, Any], stored: dict[str, Any]) -> None:
         raise StoreError(f"{PLANE_PART}: the stored records are not those of the study's algebraic members")
     if any(r.get("sound") not in ("true", "false", "undecided") for r in records):
         raise StoreError(f"{PLANE_PART}: a stored record has no verdict")
+
+
+def _pot_records(members: list[dict[str, Any]], plane: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The plane part's records at single pots of members whose intervals are wider (soundness there only)."""
+    keys = {(r["family"], r["case"], r["interval"]) for r in members}
+    return [r for r in plane if (r["family"], r["case"], r["interval"]) not in keys]
 
 
 def _with_plane(members: list[dict[str, Any]], plane: list[dict[str, Any]]) -> list[dict[str, Any]]:

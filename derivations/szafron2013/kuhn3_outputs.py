@@ -27,7 +27,8 @@ CONTINUATION = cite("billingham2018")
 
 
 def families_json(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]) -> str:
-    return json.dumps({"source": SOURCE, **data, "certificates": checks["members"], "unranged": checks["unranged"]},
+    return json.dumps({"source": SOURCE, **data, "certificates": checks["members"],
+                       "pot_certificates": checks.get("pots", []), "unranged": checks["unranged"]},
                       indent=1, sort_keys=True) + "\n"
 
 
@@ -188,6 +189,12 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
                      f"{c['nonempty_method']} |")
         if c["sound_counterexample"]:
             lines.append(f"|  | counterexample: {c['sound_counterexample']} | | | | |")
+    if checks.get("pots"):
+        lines += ["", "Soundness at single pots, for the algebraic members with two free frequencies (whose soundness on "
+                  "an interval is not attempted), at the rational pots of the cross-check's and the held-out "
+                  "searches' points located in them: the same checks decided exactly in the plane of the two free "
+                  "frequencies at that pot (`symgame.verify.planecert`): "
+                  + "; ".join(f"{c['family']} at {c['interval']}: sound {c['sound']}" for c in checks["pots"]) + "."]
     lines += ["", "## Coexistence", "",
               "The line of P cut at every range end (exact algebraic comparisons); the derived families valid on "
               "each cell (a family contained in another, such as one whose nonemptiness is proved through it, is "

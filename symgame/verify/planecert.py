@@ -8,8 +8,11 @@ decomposition", LNCS 33, 1975).  This matters for *algebraic* families, where ``
 ``m(P, z) = 0`` of degree two or more and every other frequency a polynomial in ``z``: z3's nonlinear solver
 gives no answer on them in minutes, the CAD answers in seconds.
 
+At a single rational pot the parameter is a number and the plane can hold two free frequencies instead (a
+family whose profiles form a curve there).
+
 :func:`certify_best_response_plane` checks, for every ``P`` of the interval and every ``z`` in ``[0, 1]`` that
-satisfies the family's conditions:
+satisfies the family's conditions (or, at a rational pot, every pair of free frequencies that does):
 
 * no formula's denominator vanishes, no frequency leaves ``[0, 1]``;
 * no group-vertex deviation of any player gains (:func:`symgame.verify.separable.group_deviations`).
@@ -71,38 +74,59 @@ WITNESS_BITS = 160
 
 
 class _Plane:
-    """The polynomials of one certificate in the plane ``(P, z)`` (or the line ``P``), reduced modulo the tie."""
+    """The polynomials of one certificate in the plane ``(P, z)`` (the line ``P``; or, at a rational pot, the
+    plane of two free frequencies), reduced modulo the tie."""
 
     def __init__(self, game: PolynomialGame, pset: ProfileSet, interval: ParamInterval):
         from ..model.cad import Plane
 
         self.P = game.symbol(game.parameter_names[0])
-        self.z = sp.Symbol(pset.free[0], real=True) if pset.free else None
-        self.gens = [self.P] + ([self.z] if self.z is not None else [])
-        self.plane = Plane(tuple(str(g) for g in self.gens))
         self.interval = interval
-        self.base: list = self.interval_atoms(interval)
+        free = [sp.Symbol(x, real=True) for x in pset.free]
+        #: the parameter's value when the interval is one rational pot (two free frequencies: the plane is theirs)
+        self.fixed: dict[sp.Symbol, sp.Expr] = {}
+        if len(free) == 2:
+            self.fixed = {self.P: sp.Rational(interval.lower.lower.numerator, interval.lower.lower.denominator)}
+            equations = [self.substituted(e) for e, rel in pset.constraints if rel == "=="]
+            # the second generator is the one the tie has the highest degree in (the reduction is in it)
+            free.sort(key=lambda v: max([sp.Poly(e, v).degree() for e in equations if v in e.free_symbols],
+                                        default=0))
+            self.gens = free
+        else:
+            self.gens = [self.P] + free
+        self.z = free[-1] if free else None
+        self.plane = Plane(tuple(str(g) for g in self.gens))
+        if self.fixed:
+            x = self.gens[0]
+            self.domain: list = [self.atom(x, ">="), self.atom(1 - x, ">=")]
+        else:
+            self.domain = self.interval_atoms(interval)
+        self.base: list = list(self.domain)
         if self.z is not None:
             self.base += [self.atom(self.z, ">="), self.atom(1 - self.z, ">=")]
         self.tie: sp.Poly | None = None
         self.lead: sp.Expr = sp.Integer(1)
         if self.z is not None:
-            ties = [sp.Poly(sp.fraction(sp.together(e))[0], self.z) for e, rel in pset.constraints if rel == "=="]
+            ties = [sp.Poly(sp.fraction(sp.together(self.substituted(e)))[0], self.z)
+                    for e, rel in pset.constraints if rel == "=="]
             ties = [t for t in ties if t.degree() >= 2]
             if ties:
                 tie = min(ties, key=lambda t: (t.degree(), len(str(t.as_expr()))))
                 self.base.append(self.atom(tie.as_expr(), "=="))
                 lead = sp.expand(tie.LC())
-                # reduce modulo the tie only where its leading coefficient keeps one sign on the interval
-                if lead.is_number or not self.plane.satisfiable(("and", self.interval_atoms(interval)
-                                                                 + [self.atom(lead, "==")]))[0]:
+                # reduce modulo the tie only where its leading coefficient keeps one sign on the domain
+                if lead.is_number or not self.plane.satisfiable(("and", self.domain + [self.atom(lead, "==")]))[0]:
                     self.tie, self.lead = tie, lead
+
+    def substituted(self, expr: sp.Expr) -> sp.Expr:
+        """``expr`` at the fixed parameter value (unchanged when the parameter is a coordinate)."""
+        return expr.xreplace(self.fixed) if self.fixed else expr
 
     # ---- atoms ---------------------------------------------------------------------------------------
     def poly(self, expr: sp.Expr):
         import flint
 
-        q = sp.Poly(sp.expand(expr), *self.gens, domain=sp.QQ)
+        q = sp.Poly(sp.expand(self.substituted(expr)), *self.gens, domain=sp.QQ)
         return self.plane.ctx.from_dict({m: flint.fmpq(int(c.numerator), int(c.denominator))
                                          for m, c in q.terms()})
 
@@ -112,7 +136,7 @@ class _Plane:
     def reduced(self, num: sp.Expr) -> sp.Expr:
         """A polynomial with the sign of ``num`` wherever the tie holds (the pseudo-remainder, times the tie's
         leading coefficient when its power is odd)."""
-        num = sp.expand(num)
+        num = sp.expand(self.substituted(num))
         if self.tie is None or self.z is None:
             return num
         degree = sp.Poly(num, self.z).degree()
@@ -126,7 +150,7 @@ class _Plane:
     def condition(self, expr: sp.Expr, rel: str) -> list[tuple]:
         """Atoms of ``expr rel 0`` (``rel`` one of ``>``, ``>=``, ``==``, ``!=``): ``den != 0`` and the reduced
         ``num * den rel 0``."""
-        num, den = sp.fraction(sp.together(expr))
+        num, den = sp.fraction(sp.together(self.substituted(expr)))
         den = sp.expand(den)
         if den.is_number:
             return [self.atom(self.reduced(num * sp.sign(den)), rel)]
@@ -203,14 +227,16 @@ def _show(root) -> str:
 def certify_best_response_plane(game: PolynomialGame, pset: ProfileSet, interval: ParamInterval
                                 ) -> FamilyCertificate:
     """Prove, exactly, that every profile of ``pset`` is an equilibrium at every parameter value of
-    ``interval``, for a family with at most one free frequency (see the module docstring).
+    ``interval``, for a family with at most one free frequency, or two at a single rational pot (see the module
+    docstring).
 
     Parameters
     ----------
     game : PolynomialGame
         A game with one parameter whose payoffs are multilinear in each player's own frequencies.
     pset : ProfileSet
-        The family: formulas in the parameter and at most one free frequency, without square roots.
+        The family: formulas in the parameter and at most one free frequency (two when ``interval`` is a
+        rational pot), without square roots.
     interval : ParamInterval
         Exact ends (rational or algebraic).
 
@@ -218,13 +244,15 @@ def certify_best_response_plane(game: PolynomialGame, pset: ProfileSet, interval
     -------
     FamilyCertificate
         ``decision`` TRUE (proved), FALSE (``counterexample``: the parameter, the free frequency and, under
-        ``"reason"``, the check that fails there; exact algebraic numbers) or UNDECIDED when a size limit of the
+        ``"reason"``, the check that fails there; exact algebraic numbers; the pot itself when it was fixed) or
+        UNDECIDED when a size limit of the
         CAD is reached (never a time limit); ``method`` is ``"plane CAD, separable"``.
 
     Raises
     ------
     InputError
-        When the game has more than one parameter, the family more than one free frequency or a square root.
+        When the game has more than one parameter, the family more free frequencies than the plane holds or a
+        square root.
 
     Examples
     --------
@@ -232,9 +260,10 @@ def certify_best_response_plane(game: PolynomialGame, pset: ProfileSet, interval
     """
     t0 = time.perf_counter()
     claim = "every profile of the family is an equilibrium on the interval"
-    if len(game.parameter_names) != 1 or len(pset.free) > 1:
-        raise InputError(f"a plane certificate needs one parameter and at most one free frequency, "
-                         f"not {len(game.parameter_names)} and {len(pset.free)}")
+    at_pot = interval.is_point and interval.lower.is_rational
+    if len(game.parameter_names) != 1 or len(pset.free) > (2 if at_pot else 1):
+        raise InputError(f"a plane certificate needs one parameter and at most one free frequency (two at a "
+                         f"rational pot), not {len(game.parameter_names)} and {len(pset.free)}")
     if any(has_sqrt(e) for _, e in pset.values) or any(has_sqrt(e) for e, _ in pset.constraints):
         raise InputError("a plane certificate needs formulas without square roots")
 
@@ -243,10 +272,10 @@ def certify_best_response_plane(game: PolynomialGame, pset: ProfileSet, interval
 
     try:
         plane = _Plane(game, pset, interval)
-        conditions = [(e, rel) for e, rel in pset.constraints]
+        conditions = [(plane.substituted(e), rel) for e, rel in pset.constraints]
         condition_atoms = [plane.condition(e, rel) for e, rel in conditions]
         for reason, expr, rel in soundness_checks(game, pset):
-            expr = sp.together(expr)
+            expr = sp.together(plane.substituted(expr))
             if expr.is_number:
                 if (expr == 0) if rel == "==" else bool(expr > 0):
                     return verdict(Decision.FALSE, {"reason": reason})
@@ -265,7 +294,8 @@ def certify_best_response_plane(game: PolynomialGame, pset: ProfileSet, interval
                 point = plane.witness(violation + [a for atoms in condition_atoms for a in atoms])
                 if point is None:
                     break
-                example = {str(g): _show(r) for g, r in zip(plane.gens, point)}
+                example = {**{str(g): str(v) for g, v in plane.fixed.items()},
+                           **{str(g): _show(r) for g, r in zip(plane.gens, point)}}
                 return verdict(Decision.FALSE, {**example, "reason": reason})
     except LimitError:
         return verdict(Decision.UNDECIDED)

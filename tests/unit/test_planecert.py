@@ -118,3 +118,18 @@ def test_an_algebraic_end_whose_polynomial_vanishes_at_a_rational_end_of_its_int
     assert certify_best_response_plane(game, family, ParamInterval(low, True, end, True)).decision is Decision.TRUE
     assert certify_best_response_plane(game, family, ParamInterval(end, False, rational_endpoint(sp.Integer(2), P),
                                                                    True)).decision is Decision.FALSE
+
+
+def test_two_free_frequencies_at_a_rational_pot():
+    """At one rational pot the plane is the two free frequencies': on the circle 4 z^2 + 4 c^2 = P both players
+    are indifferent at P = 2 (sound) and at P = 3 player 1 gains by z = 1 (no point of the circle has z = 1);
+    z3 agrees on both. On an interval two free frequencies are refused."""
+    game = toy(z * (P - 2), c * (P - 2))
+    family = ProfileSet((("z", z), ("c", c)), ("z", "c"), ((4 * z**2 + 4 * c**2 - P, "=="),))
+    for pot, expected in ((2, Decision.TRUE), (3, Decision.FALSE)):
+        at = interval(pot, pot)
+        result = certify_best_response_plane(game, family, at)
+        assert result.decision is expected is certify_best_response(game, family, at, 20_000).decision
+    assert result.counterexample["P"] == "3" and result.counterexample["reason"] == "player 1 deviates to z=1"
+    with pytest.raises(InputError, match="two at a rational pot"):
+        certify_best_response_plane(game, family, interval(2, 3))
