@@ -344,10 +344,13 @@ def _plane_members(data: dict[str, Any]) -> list[tuple[str, str, Any, ParamInter
 
 
 def _located_pots(data: dict[str, Any], ident: str) -> list[Fraction]:
-    """The rational pots of the cross-check's and the held-out searches' points located in family ``ident``."""
+    """The rational pots of the cross-check's and the held-out searches' points located in family ``ident`` (a
+    held-out point outside every family when its search ran counts where it was located after its case was
+    solved, ``outside_after``)."""
     from symgame.model.expr import parse_expression
 
-    points = list(data.get("crosscheck", [])) + [p for r in data.get("heldout", []) for p in r["equilibria"]]
+    points = list(data.get("crosscheck", [])) + [p for r in data.get("heldout", [])
+                                                 for p in r["equilibria"] + r.get("outside_after", [])]
     pots = {parse_expression(p["P"], {}) for p in points if p.get("family") == ident}
     return sorted(Fraction(int(v.p), int(v.q)) for v in pots if v.is_Rational)
 
@@ -375,8 +378,9 @@ def plane_soundness(data: dict[str, Any], progress: Callable[[str, float], None]
 
 
 def _check_plane(data: dict[str, Any], stored: dict[str, Any]) -> None:
-    """A stored plane part must hold one record per interval of the algebraic one-free members, in order,
-    with a verdict of the three (:class:`~symgame.errors.StoreError` otherwise)."""
+    """A stored plane part must hold one record per entry of :func:`_plane_members` (the intervals of the
+    algebraic one-free members, then the two-free members' pots), in order, each with a verdict of the three
+    (:class:`~symgame.errors.StoreError` otherwise)."""
     from symgame.errors import StoreError
 
     expected = [(ident, case, text) for ident, case, _, _, text in _plane_members(data)]
