@@ -308,8 +308,9 @@ PLANE_PART = "kuhn3/plane-soundness"
 #: Bumped when what the plane part records changes (1: every algebraic member with one free frequency, each
 #: interval decided by :func:`symgame.verify.planecert.certify_best_response_plane`; 2: also each algebraic
 #: member with two free frequencies at the rational pots of the cross-check's and held-out searches' points
-#: located in it, in the plane of its two free frequencies).
-PLANE_VERSION = 2
+#: located in it, in the plane of its two free frequencies; 3: also at the pots of the discovery's own points
+#: located in it).
+PLANE_VERSION = 3
 
 
 def _plane_key(data: dict[str, Any]) -> str:
@@ -344,13 +345,15 @@ def _plane_members(data: dict[str, Any]) -> list[tuple[str, str, Any, ParamInter
 
 
 def _located_pots(data: dict[str, Any], ident: str) -> list[Fraction]:
-    """The rational pots of the cross-check's and the held-out searches' points located in family ``ident`` (a
-    held-out point outside every family when its search ran counts where it was located after its case was
-    solved, ``outside_after``)."""
+    """The rational pots of the searches' points located in family ``ident``: the cross-check's and the held-out
+    searches' (a held-out point outside every family when its search ran counts where it was located after its
+    case was solved, ``outside_after``) and the discovery's own, located in the enlarged atlas
+    (``discovery_located``, :func:`derivations.szafron2013.kuhn3_heldout.discovery_located`)."""
     from symgame.model.expr import parse_expression
 
     points = list(data.get("crosscheck", [])) + [p for r in data.get("heldout", [])
                                                  for p in r["equilibria"] + r.get("outside_after", [])]
+    points += data.get("discovery_located", [])
     pots = {parse_expression(p["P"], {}) for p in points if p.get("family") == ident}
     return sorted(Fraction(int(v.p), int(v.q)) for v in pots if v.is_Rational)
 
@@ -392,6 +395,65 @@ def _check_plane(data: dict[str, Any], stored: dict[str, Any]) -> None:
         raise StoreError(f"{PLANE_PART}: a stored record has no verdict")
 
 
+def search_points_certified(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The issue's first criterion, search by search: whether each numeric equilibrium lies in a family proved
+    sound where it lies.
+
+    Parameters
+    ----------
+    data : dict
+        The study with the held-out rounds (:func:`derivations.szafron2013.kuhn3_heldout.with_heldout`) and the
+        discovery's points located (:func:`derivations.szafron2013.kuhn3_heldout.with_located`).
+    checks : dict
+        :func:`certificates` of ``data``.
+
+    Returns
+    -------
+    list of dict
+        One per search (the discovery's, then the held-out rounds': the first is the cross-check): ``search``,
+        ``points``, ``located`` (in a family valid at its pot, where it lies after its case was solved when it lay
+        in none when its search ran), ``on_interval`` (of those, in a family whose every member valid at that pot
+        is proved sound on an interval holding it), ``at_pot`` (the others proved sound at that pot itself) and
+        ``not_certified`` (``P`` and ``family`` of the rest, located or not).
+    """
+    from symgame.export.atlas_outputs import interval_text
+
+    _, members = member_sets(data)
+    intervals: dict[str, list[tuple[str, Any]]] = {}
+    for ident, case, _, ivs in members:
+        intervals.setdefault(ident, []).extend((case, iv) for iv in ivs)
+    sound = {(c["family"], c["case"], c["interval"]) for c in checks["members"] if c["sound"] == "true"}
+    at_pots = {(c["family"], c["case"], c["interval"]) for c in checks.get("pots", []) if c["sound"] == "true"}
+
+    def verdict(point: dict[str, Any]) -> str | None:
+        family, pot = point.get("family"), Fraction(point["P"])
+        holding = [(case, iv) for case, iv in intervals.get(family, []) if iv.contains(pot)] if family else []
+        if not holding:
+            return None
+        if all((family, case, interval_text(iv)) in sound for case, iv in holding):
+            return "on_interval"
+        if all((family, case, interval_text(iv)) in sound or (family, case, f"P = {point['P']}") in at_pots
+               for case, iv in holding):
+            return "at_pot"
+        return None
+
+    searches = [("discovery", list(data.get("discovery_located", [])))]
+    for number, r in enumerate(data.get("heldout", [])):
+        after = list(r.get("outside_after", []))
+        outside = [p for p in r["equilibria"] if p["family"] is None]
+        points = [p for p in r["equilibria"] if p["family"] is not None] + (after if after else outside)
+        searches.append(("cross-check" if number == 0 else f"held-out {number + 1}", points))
+    out = []
+    for name, points in searches:
+        verdicts = [verdict(p) for p in points]
+        out.append({"search": name, "points": len(points),
+                    "located": sum(p.get("family") is not None for p in points),
+                    "on_interval": verdicts.count("on_interval"), "at_pot": verdicts.count("at_pot"),
+                    "not_certified": [{"P": p["P"], "family": p.get("family")}
+                                      for p, v in zip(points, verdicts) if v is None]})
+    return out
+
+
 def _pot_records(members: list[dict[str, Any]], plane: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The plane part's records at single pots of members whose intervals are wider (soundness there only)."""
     keys = {(r["family"], r["case"], r["interval"]) for r in members}
@@ -417,7 +479,9 @@ HELDOUT_PART = "kuhn3/heldout/certificates"
 def _heldout_key(data: dict[str, Any]) -> str:
     from symgame.export.cache import content_key
 
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    # where the discovery's points lie does not enter these certificates
+    digest = hashlib.sha256(json.dumps({k: v for k, v in data.items() if k != "discovery_located"},
+                                       sort_keys=True).encode()).hexdigest()
     return content_key(HELDOUT_PART, {"data": digest, "timeout_ms": TIMEOUT_MS, "quantified_ms": QUANTIFIED_MS,
                                       "quantified_open": [list(m) for m in QUANTIFIED_OPEN + HELDOUT_QUANTIFIED_OPEN],
                                       "soundness_open": [list(m) for m in SOUNDNESS_OPEN]},

@@ -255,13 +255,101 @@ def with_heldout(data: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any
     return merged
 
 
+LOCATED_PART = "kuhn3/discovery-located"
+#: Bumped when what the part records changes (1: each of the discovery's points, recomputed from its seed, and
+#: the first family of the enlarged atlas valid at its pot that holds it).
+LOCATED_VERSION = 1
+
+
+def _located_key(data: dict[str, Any]) -> str:
+    from symgame.export.cache import content_key
+
+    digest = hashlib.sha256(json.dumps(_without_located(data), sort_keys=True).encode()).hexdigest()
+    return content_key(LOCATED_PART, {"data": digest, "pots": [str(p) for p in DISCOVERY_POTS], "starts": STARTS,
+                                      "seed": 0}, [__name__], version=LOCATED_VERSION)
+
+
+def _without_located(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "discovery_located"}
+
+
+def compute_discovery_located(data: dict[str, Any], progress: Callable[[str, float], None] | None = None
+                              ) -> list[dict[str, Any]]:
+    """The discovery's own points, recomputed from their seeds (the logit search at each discovery pot as the study
+    ran it), each located in the atlas the held-out rounds enlarged (``data`` from :func:`with_heldout`): the
+    records of :func:`_record` (``P``, ``regret``, ``family``, ``case``, ``refined`` when located only after
+    :func:`~symgame.verify.atlascheck.refine_point`). The held-out part located them in the study's atlas only
+    (the six in none were solved through them); this says where every one of them lies in the final atlas, so
+    that each can be checked against the families' certificates."""
+    import time
+
+    from symgame.verify.atlascheck import numeric_crosscheck
+
+    start = time.perf_counter()
+    atlas = study_atlas(data)
+    found = numeric_crosscheck(atlas, [Fraction(p) for p in DISCOVERY_POTS], starts=STARTS, seed=0, refine=True)
+    records = [_record(atlas.game, atlas.structure, m) for m in found]
+    if progress is not None:
+        progress(f"the discovery's {len(records)} points located in the enlarged atlas "
+                 f"({sum(r['family'] is None for r in records)} in no family)", time.perf_counter() - start)
+    return records
+
+
+def check_discovery_located(data: dict[str, Any], stored: Any) -> None:
+    """Check the cached locations before they are used: one record per numeric equilibrium of the discovery, each
+    at a discovery pot, naming none or a family of ``data`` valid at that pot.
+
+    Raises
+    ------
+    StoreError
+        Naming what does not hold.
+    """
+    from symgame.errors import StoreError
+
+    where = f"{CACHE_FILE}: {LOCATED_PART}"
+    ids = {f["id"] for f in data["families"]}
+    pots = {str(Fraction(p)) for p in DISCOVERY_POTS}
+    records = stored.get("points") if isinstance(stored, dict) else None
+    if not isinstance(records, list) or len(records) != data["discovery"]["numeric_equilibria"]:
+        raise StoreError(f"{where}: not one record per point of the discovery")
+    for r in records:
+        if not isinstance(r, dict) or r.get("P") not in pots or not isinstance(r.get("case"), str) or \
+                (r.get("family") is not None and r.get("family") not in ids):
+            raise StoreError(f"{where}: a record is not a discovery point located in a family of the study")
+    # each family named is valid at the point's pot (exact interval ends)
+    valid = {f.ident: [iv for m in f.members for iv in m.range.intervals] for f in study_atlas(data).families}
+    for r in records:
+        if r["family"] is not None and not any(iv.contains(Fraction(r["P"])) for iv in valid[r["family"]]):
+            raise StoreError(f"{where}: a point at P = {r['P']} is located in {r['family']}, not valid there")
+
+
+def discovery_located(directory: Path | None, data: dict[str, Any], recompute: bool = False,
+                      progress: Callable[[str, float], None] | None = None) -> list[dict[str, Any]]:
+    """The cached locations of :func:`compute_discovery_located` (computed when missing or stale)."""
+    from symgame.export.cache import StudyCache, cached
+
+    cache = StudyCache(directory / CACHE_FILE) if directory is not None else None
+    data = _without_located(data)
+    return cached(cache, LOCATED_PART, _located_key(data),
+                  lambda: {"points": compute_discovery_located(data, progress)}, recompute=recompute,
+                  check=lambda stored: check_discovery_located(data, stored))["points"]
+
+
+def with_located(data: dict[str, Any], located: list[dict[str, Any]]) -> dict[str, Any]:
+    """``data`` (from :func:`with_heldout`) with the discovery's points located in its families under
+    ``"discovery_located"`` (read by the plane certificates and the summary; the study's and the held-out
+    families' certificates are keyed without it)."""
+    return dict(data, discovery_located=located)
+
+
 def split_heldout(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The study's own data out of :func:`with_heldout`'s (the same dict when no rounds were added) and the names
     of the families the rounds added."""
     if "heldout_families" not in data:
         return data, []
     added = list(data["heldout_families"])
-    study = {k: v for k, v in data.items() if k not in ("heldout", "heldout_discovery", "heldout_families")}
+    study = {k: v for k, v in data.items() if k not in ("heldout", "heldout_discovery", "heldout_families",
+                                                         "discovery_located")}
     study["families"] = [f for f in data["families"] if f["id"] not in added]
     study["witnesses"] = [w for w in data["witnesses"] if w["family"] not in added]
     return study, added

@@ -9,8 +9,8 @@ from typing import Any, Callable
 import sympy as sp
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, study
-from derivations.szafron2013.kuhn3_certify import certificates
-from derivations.szafron2013.kuhn3_heldout import heldout, with_heldout
+from derivations.szafron2013.kuhn3_certify import certificates, search_points_certified
+from derivations.szafron2013.kuhn3_heldout import discovery_located, heldout, with_heldout, with_located
 from derivations.szafron2013.kuhn3_search import search_measurement
 from symgame.export.atlas_outputs import _save
 from symgame.export.plots import (
@@ -28,7 +28,8 @@ CONTINUATION = cite("billingham2018")
 
 def families_json(data: dict[str, Any], checks: dict[str, list[dict[str, Any]]]) -> str:
     return json.dumps({"source": SOURCE, **data, "certificates": checks["members"],
-                       "pot_certificates": checks.get("pots", []), "unranged": checks["unranged"]},
+                       "pot_certificates": checks.get("pots", []), "unranged": checks["unranged"],
+                       "search_points_certified": checks.get("searches", [])},
                       indent=1, sort_keys=True) + "\n"
 
 
@@ -191,8 +192,8 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
             lines.append(f"|  | counterexample: {c['sound_counterexample']} | | | | |")
     if checks.get("pots"):
         lines += ["", "Soundness at single pots, for the algebraic members with two free frequencies (whose soundness on "
-                  "an interval is not attempted), at the rational pots of the cross-check's and the held-out "
-                  "searches' points located in them: the same checks decided exactly in the plane of the two free "
+                  "an interval is not attempted), at the rational pots of the searches' points located in them (the "
+                  "discovery's, the cross-check's and the held-out searches'): the same checks decided exactly in the plane of the two free "
                   "frequencies at that pot (`symgame.verify.planecert`): "
                   + "; ".join(f"{c['family']} at {c['interval']}: sound {c['sound']}" for c in checks["pots"]) + "."]
     lines += ["", "## Coexistence", "",
@@ -237,6 +238,7 @@ def summary_markdown(data: dict[str, Any], checks: dict[str, list[dict[str, Any]
                      "cases stay open (section Discovery).")
     lines += _discovery_points_lines(data.get("heldout_discovery"))
     lines += _heldout_lines(data.get("heldout"), disc["cases"])
+    lines += _certified_points_lines(checks.get("searches"))
     lines += ["", f"Compare: {CONTINUATION} follows equilibrium curves in P numerically (no exact ranges)."]
     lines += _search_lines(search)
     return "\n".join(lines).rstrip() + "\n"
@@ -257,6 +259,25 @@ def _discovery_points_lines(found: dict[str, Any] | None) -> list[str]:
                       + _homes(found["outside_after"])
                       + "." + (" From the fibres: " + "; ".join(n for v in found["solved"] for n in v["notes"]) + "."
                                if any(v["notes"] for v in found["solved"]) else ""))
+    return lines
+
+
+def _certified_points_lines(searches: list[dict[str, Any]] | None) -> list[str]:
+    """Each search's points against the families' certificates (``search_points_certified``)."""
+    if not searches:
+        return []
+    total = sum(r["points"] for r in searches)
+    good = sum(r["on_interval"] + r["at_pot"] for r in searches)
+    lines = ["", "Every search's points against the certificates (the discovery's own located in the final atlas, "
+             "the held-out ones where they lie after their cases were solved): "
+             + "; ".join(f"{r['search']}: {r['on_interval'] + r['at_pot']} of {r['points']}"
+                         + (f" ({r['at_pot']} of them at their own pot)" if r["at_pot"] else "") for r in searches)
+             + f". In all, {good} of {total} numeric equilibria lie in a family proved sound on an interval "
+             "holding their pot (whole-interval certificates) or at their pot itself (the algebraic members with "
+             "two free frequencies, section Whole-interval certificates)"
+             + (", the others not: " + "; ".join(f"P = {p['P']} ({p['family'] or 'no family'})"
+                                                 for r in searches for p in r["not_certified"]) + "."
+                if good < total else "; every one of them is in a certified family.")]
     return lines
 
 
@@ -597,7 +618,9 @@ def write_kuhn3_outputs(directory: Path, recompute: bool = False,
     directory.mkdir(parents=True, exist_ok=True)
     data = study(directory, recompute=recompute, progress=progress)
     data = with_heldout(data, heldout(directory, data, recompute=recompute, progress=progress))
+    data = with_located(data, discovery_located(directory, data, recompute=recompute, progress=progress))
     checks = certificates(directory, data, recompute=recompute, progress=progress)
+    checks = dict(checks, searches=search_points_certified(data, checks))
     search = search_measurement(directory, data, recompute=recompute)
     # render what the cache holds (its keys sorted), so that a fresh computation and a rerun from the cache
     # write the same bytes

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from derivations.szafron2013.kuhn3 import CACHE_FILE, CROSSCHECK_POTS, reduced_game, study
-from derivations.szafron2013.kuhn3_heldout import ROUNDS, heldout, with_heldout
+from derivations.szafron2013.kuhn3_heldout import ROUNDS, discovery_located, heldout, with_heldout, with_located
 from derivations.szafron2013.kuhn3_outputs import PLOTS, TEXT_FILES, write_kuhn3_outputs
 from symgame.verify.polycert import exact_regret
 
@@ -29,7 +29,10 @@ def data():
         mp.setattr("derivations.szafron2013.kuhn3_heldout.compute_heldout",
                    lambda *a, **k: pytest.fail("outputs/kuhn3 is stale: run `symgame derive kuhn3`"))
         rounds = heldout(KUHN3, cached)          # read back through check_heldout (every new witness re-checked)
-    return with_heldout(cached, rounds)
+        merged = with_heldout(cached, rounds)
+        mp.setattr("derivations.szafron2013.kuhn3_heldout.compute_discovery_located",
+                   lambda *a, **k: pytest.fail("outputs/kuhn3 is stale: run `symgame derive kuhn3`"))
+        return with_located(merged, discovery_located(KUHN3, merged))   # read back through its check
 
 
 def test_committed_outputs_are_fresh(data, tmp_path):
@@ -136,9 +139,10 @@ def test_the_plane_soundness_of_an_algebraic_family_is_derived_again_and_fails_w
 
 
 def test_every_located_point_of_the_searches_lies_in_a_family_proved_sound_at_its_pot(data):
-    """The issue's criterion, for the independent searches (the cross-check and the held-out rounds): each point
-    lies in a family, and that family is proved sound either on an interval holding the point's pot (z3 or the
-    plane CAD) or at that pot itself (the algebraic members with two free frequencies, in the plane of those)."""
+    """The issue's criterion, for every search (the discovery's own points located in the final atlas, the
+    cross-check and the held-out rounds): each point lies in a family, and that family is proved sound either on
+    an interval holding the point's pot (z3 or the plane CAD) or at that pot itself (the algebraic members with
+    two free frequencies, in the plane of those)."""
     from derivations.szafron2013.kuhn3_certify import certificates, member_sets
     from symgame.model.expr import parse_expression
 
@@ -160,13 +164,55 @@ def test_every_located_point_of_the_searches_lies_in_a_family_proved_sound_at_it
     points = [p for p in data["crosscheck"] if p["family"] is not None]
     points += [p for r in data["heldout"] for p in r["equilibria"] if p["family"] is not None]
     points += [p for r in data["heldout"] for p in r.get("outside_after", [])]
-    assert len(points) >= 240 and all(p["family"] is not None for p in points)
+    assert len(points) >= 240
+    assert len(data["discovery_located"]) == data["discovery"]["numeric_equilibria"] == 211
+    points += data["discovery_located"]
+    assert all(p["family"] is not None for p in points)
+    # the discovery's points in the two-free algebraic members are certified at their own pots too
+    assert {(c["family"], c["interval"]) for c in checks["pots"]} >= {
+        (p["family"], f"P = {p['P']}") for p in data["discovery_located"] if p["family"] in ("F18", "F19")}
     for p in points:
         pot = parse_expression(p["P"], {})
         pot = Fraction(int(pot.p), int(pot.q))
         inside = [text for (ident, text), iv in texts.items() if ident == p["family"] and iv.contains(pot)]
         assert inside and intervals[p["family"]], p
         assert any((p["family"], text) in sound for text in inside) or (p["family"], f"P = {p['P']}") in at_pots, p
+
+
+def test_the_summary_counts_every_search_point_certified_and_names_one_that_is_not(data):
+    """`search_points_certified` (what the summary renders): all 428 points of the six searches certified; a
+    point moved to a pot of F18 where no certificate was made, or into no family, is named as not certified."""
+    from derivations.szafron2013.kuhn3_certify import certificates, search_points_certified
+
+    checks = certificates(KUHN3, data)
+    rows = search_points_certified(data, checks)
+    assert [r["search"] for r in rows] == ["discovery", "cross-check"] + [f"held-out {n}" for n in range(2, 6)]
+    assert [r["points"] for r in rows] == [211, 56, 42, 44, 40, 35]
+    assert all(r["located"] == r["points"] == r["on_interval"] + r["at_pot"] and not r["not_certified"]
+               for r in rows), rows
+    assert rows[0]["at_pot"] == sum(p["family"] in ("F18", "F19") for p in data["discovery_located"]) >= 2
+    moved = [dict(p, P="81/20") if p["family"] == "F18" else p for p in data["discovery_located"]]
+    moved[0] = dict(moved[0], family=None)
+    rows = search_points_certified(dict(data, discovery_located=moved), checks)
+    assert {(p["P"], p["family"]) for p in rows[0]["not_certified"]} == {
+        ("81/20", "F18"), (data["discovery_located"][0]["P"], None)}
+    assert "every one of them is in a certified family" in (KUHN3 / "summary.md").read_text()
+
+
+def test_stored_discovery_locations_are_checked_before_use(data):
+    from derivations.szafron2013.kuhn3_heldout import check_discovery_located
+    from symgame.errors import StoreError
+
+    points = data["discovery_located"]
+    check_discovery_located(data, {"points": points})
+    with pytest.raises(StoreError, match="one record per point"):
+        check_discovery_located(data, {"points": points[1:]})
+    with pytest.raises(StoreError, match="not valid there"):           # F18 holds nowhere near P = 9/4
+        check_discovery_located(data, {"points": [dict(points[0], P="9/4", family="F18")] + points[1:]})
+    with pytest.raises(StoreError, match="not a discovery point"):     # not a discovery pot
+        check_discovery_located(data, {"points": [dict(points[0], P="41/10")] + points[1:]})
+    with pytest.raises(StoreError, match="not a discovery point"):
+        check_discovery_located(data, {"points": [dict(points[0], family="F99")] + points[1:]})
 
 
 def test_the_branch_whose_range_was_not_derived_is_now_a_family_proved_on_most_of_it(data):
