@@ -122,6 +122,7 @@ def _certified_text(rows: list[dict]) -> str:
     """What the membership certificates prove (computed fields only)."""
     empty = [r for r in rows if r["kind"] == "empty"]
     para = [r for r in rows if r["kind"] == "parametrized"]
+    lifted = [r for r in rows if r["kind"] == "no equilibrium"]
     rest = [r["support"] for r in rows if r["kind"] == "not certified"]
     text = (f" Of these {len(rows)} supports, {len(empty) + len(para)} are proved without trusting msolve, by "
             "identities checked exactly with FLINT (cofactors found by Singular's `lift`: Decker, Greuel, Pfister and "
@@ -132,11 +133,22 @@ def _certified_text(rows: list[dict]) -> str:
             f"({sum(r['solutions'] for r in para)} complex solutions in all, "
             f"{sum(len(r['equilibria']) for r in para)} of them equilibria, each in the table below); the "
             f"certificates have {sum(r['terms'] for r in empty + para):,} terms in all.")
+    if lifted or rest:
+        text += (f" The other {len(lifted) + len(rest)} (parametrized, with more than {CERTIFY_SOLUTIONS} complex "
+                 f"solutions, or more than {CERTIFY_FEW_SOLUTIONS} and more than {CERTIFY_UNKNOWNS} unknowns, and not "
+                 "among those measured to certify within 300 s here, `jacob2_schedules.CERTIFY_MEASURED`) get no "
+                 "membership certificate here (Singular's `lift` too large).")
+    if lifted:
+        text += (f" Of those, {len(lifted)} are proved to hold no equilibrium at all, without msolve, by a linear "
+                 "relaxation lifted by the products of the mixtures with one more probability (a Sherali-Adams "
+                 "style lift of the correlated-equilibrium conditions that keeps the symmetry of each player's "
+                 "squared mixture; `symgame.verify.supportlift`): it has no solution, and Farkas multipliers (from "
+                 "HiGHS's dual simplex, solved again exactly over the rationals with FLINT) prove it, checked in "
+                 f"exact arithmetic ({sum(r['multipliers'] for r in lifted):,} multipliers in all, derived again "
+                 "and checked whenever the record is read).")
     if rest:
-        text += (f" The other {len(rest)} (parametrized, with more than {CERTIFY_SOLUTIONS} complex solutions, or "
-                 f"more than {CERTIFY_FEW_SOLUTIONS} and more than {CERTIFY_UNKNOWNS} unknowns, and not among those "
-                 "measured to certify within 300 s here, `jacob2_schedules.CERTIFY_MEASURED`) still rest on msolve: "
-                 f"{_supports_text(rest)}.")
+        text += (f" {len(rest)} still rest{'s' if len(rest) == 1 else ''} on msolve (the lifted relaxation has a "
+                 f"solution there): {_supports_text(rest)}.")
     return text
 
 

@@ -253,3 +253,36 @@ def test_c7_msolve_answers_are_proved_by_checked_membership_identities():
     tampered["supports"] = tampered["supports"][1:]
     with pytest.raises(StoreError, match="msolve supports"):
         check_certificates("C.7", schedule, tampered)
+
+
+def test_c7_supports_beyond_lift_are_proved_empty_by_the_lifted_relaxation():
+    """Of (C.7)'s msolve supports that Singular's `lift` does not certify, all but the one holding the symmetric
+    equilibrium (2,3,5,6 for everyone) get an exact certificate of no equilibrium from the lifted relaxation
+    (`symgame.verify.supportlift`), derived again here; that one gets none (its relaxation has a solution); a
+    cached record that claims no equilibrium where the schedule lists one is refused."""
+    import copy
+
+    from derivations.buck2022.jacob2_schedules import check_certificates, membership_available, strategic
+    from symgame.errors import StoreError
+    from symgame.verify.supportlift import check_no_equilibrium, no_equilibrium_certificate
+
+    if not membership_available():
+        pytest.skip("msolve or Singular is not installed (.ci/install installs both)")
+    schedule, certificates = schedule_cached("C.7"), certificates_cached("C.7")
+    lifted = [r for r in certificates["supports"] if r["kind"] == "no equilibrium"]
+    rest = [r for r in certificates["supports"] if r["kind"] == "not certified"]
+    assert len(lifted) == 31 and [r["support"] for r in rest] == [[[2, 3, 5, 6]] * 3]
+    game = strategic("C.7")
+    listed = [eq["profile"] for eq in schedule["equilibria"]]
+    assert any(all([a for a, p in enumerate(mix) if p != "0"] == [1, 2, 4, 5] for mix in profile)
+               for profile in listed)                         # the symmetric equilibrium on {2,3,5,6}
+    assert no_equilibrium_certificate(game, ((1, 2, 4, 5),) * 3) is None
+    cert = no_equilibrium_certificate(game, tuple(tuple(a - 1 for a in s) for s in lifted[0]["support"]))
+    assert cert is not None and check_no_equilibrium(game, cert)
+    tampered = copy.deepcopy(certificates)
+    victim = next(r for r in tampered["supports"] if r["kind"] == "not certified")
+    victim.update(kind="no equilibrium", multipliers=1, equilibria=[])
+    with pytest.raises(StoreError, match="no equilibrium does not hold"):
+        check_certificates("C.7", schedule, tampered)
+    committed = Path(__file__).resolve().parents[2] / "outputs" / "guts" / "jacob2_complete.md"
+    assert "complete given msolve for 1 of its supports" in committed.read_text()
