@@ -479,9 +479,10 @@ HELDOUT_PART = "kuhn3/heldout/certificates"
 def _heldout_key(data: dict[str, Any]) -> str:
     from symgame.export.cache import content_key
 
+    from .kuhn3_heldout import _without_located
+
     # where the discovery's points lie does not enter these certificates
-    digest = hashlib.sha256(json.dumps({k: v for k, v in data.items() if k != "discovery_located"},
-                                       sort_keys=True).encode()).hexdigest()
+    digest = hashlib.sha256(json.dumps(_without_located(data), sort_keys=True).encode()).hexdigest()
     return content_key(HELDOUT_PART, {"data": digest, "timeout_ms": TIMEOUT_MS, "quantified_ms": QUANTIFIED_MS,
                                       "quantified_open": [list(m) for m in QUANTIFIED_OPEN + HELDOUT_QUANTIFIED_OPEN],
                                       "soundness_open": [list(m) for m in SOUNDNESS_OPEN]},

@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Sequence
 
+from ..engine.enumpoly import _with
 from ..model.gambit import StrategicGame
 
 Support = tuple[tuple[int, ...], ...]
@@ -63,12 +63,6 @@ class NoEquilibriumCertificate:
     multipliers: tuple[tuple[int, Fraction], ...]
     rows: int
     unknowns: int
-
-
-def _with(profile: Sequence[int], player: int, action: int) -> tuple[int, ...]:
-    out = list(profile)
-    out[player] = action
-    return tuple(out)
 
 
 def lifted_rows(game: StrategicGame, support: Support) -> tuple[list[Row], dict[int, Fraction], int]:
