@@ -941,9 +941,10 @@ def solve(game: Any, *, timeout_ms: int = 30_000, sample_points: int = 40, seed:
     workers : int or None
         Processes for the atlas (``None``: every core).
     certify : bool
-        enumpoly: prove every answer of msolve afterwards by membership certificates
-        (:func:`symgame.engine.enumpoly.certify_support`; needs Singular, can take far longer than the
-        enumeration); the proved supports are listed as ``certified_supports``.
+        enumpoly: prove every answer of msolve afterwards where possible: a support where it found no equilibrium
+        by an exact linear certificate first (:func:`symgame.engine.supportlift.no_equilibrium_certificate`),
+        the others by membership certificates (:func:`symgame.engine.enumpoly.certify_support`; needs Singular,
+        can take far longer than the enumeration); the proved supports are listed as ``certified_supports``.
 
     Returns
     -------

@@ -52,9 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="processes for the atlas (games solved by the case split; default 1)")
     solve.add_argument("--certify", action="store_true",
-                       help="games of three or more players: prove each answer of msolve afterwards by membership "
-                            "certificates checked exactly (needs Singular: pip install --no-deps "
-                            "passagemath-singular; can take far longer than the enumeration)")
+                       help="games of three or more players: prove each answer of msolve afterwards, checked "
+                            "exactly: no equilibrium by a linear certificate, the others by membership certificates "
+                            "(needs Singular: pip install --no-deps passagemath-singular; can take far longer than "
+                            "the enumeration)")
     solve.add_argument("--select", choices=SELECTIONS, default="default",
                        help="which equilibrium each rule shows: default (pure first; a rule valid everywhere "
                             "first), symmetric, welfare (largest sum of payoffs), all (every equilibrium by region)")

@@ -142,7 +142,7 @@ def _certified_text(rows: list[dict]) -> str:
         text += (f" Of those, {len(lifted)} are proved to hold no equilibrium at all, without msolve, by a linear "
                  "relaxation lifted by the products of the mixtures with one more probability (a Sherali-Adams "
                  "style lift of the correlated-equilibrium conditions that keeps the symmetry of each player's "
-                 "squared mixture; `symgame.verify.supportlift`): it has no solution, and Farkas multipliers (from "
+                 "squared mixture; `symgame.engine.supportlift`): it has no solution, and Farkas multipliers (from "
                  "HiGHS's dual simplex, solved again exactly over the rationals with FLINT) prove it, checked in "
                  f"exact arithmetic ({sum(r['multipliers'] for r in lifted):,} multipliers in all, derived again "
                  "and checked whenever the record is read).")

@@ -218,7 +218,7 @@ def certificates_key(name: str) -> str:
     return content_key(certificates_part(name), {"schedule": str(schedule_key(name)), "msolve": _msolve_version(),
                                                  "singular": _singular_version(), "rule": [CERTIFY_FEW_SOLUTIONS, CERTIFY_SOLUTIONS, CERTIFY_UNKNOWNS],
                                                  "measured": [[list(s) for s in sup] for sup in CERTIFY_MEASURED.get(name, ())]},
-                       [__name__, "symgame.engine.membership", "symgame.verify.supportlift"], version=2)
+                       [__name__, "symgame.engine.membership", "symgame.engine.supportlift"], version=2)
 
 
 def _support_of(profile: list[list[str]]) -> list[list[int]]:
@@ -230,7 +230,7 @@ def compute_certificates(name: str, data: dict[str, Any]) -> dict[str, Any]:
     kind (``empty``, ``parametrized`` or ``not certified``), the number of complex solutions with every support
     probability nonzero, the equilibria among them and the certificate's size in terms."""
     from symgame.engine.enumpoly import certify_support
-    from symgame.verify.supportlift import no_equilibrium_certificate
+    from symgame.engine.supportlift import no_equilibrium_certificate
 
     game = strategic(name)
     rows = []
@@ -295,7 +295,7 @@ def _lifted_holds(game: StrategicGame, support: list[list[int]]) -> bool:
     """Whether a certificate of no equilibrium of the lifted relaxation, derived again (about 0.1 to 2 s on
     (C.7)'s supports), holds exactly: the stored record says only that one was found, the proof is not kept
     (its multipliers have denominators of hundreds of digits)."""
-    from symgame.verify.supportlift import no_equilibrium_certificate
+    from symgame.engine.supportlift import no_equilibrium_certificate
 
     return no_equilibrium_certificate(game, tuple(tuple(a - 1 for a in s) for s in support)) is not None
 

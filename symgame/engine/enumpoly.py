@@ -196,8 +196,9 @@ class EnumPolyResult:
         exactly, but that it lists all of them (or that there are none) rests on msolve's multi-modular
         algorithm (very likely, not proved). Empty when msolve was not needed or not installed.
     certified_supports : tuple of Support
-        With ``certify``: supports msolve answered whose answer :func:`certify_support` proved (no longer in
-        ``msolve_supports``).
+        With ``certify``: supports msolve answered whose answer was proved (no longer in ``msolve_supports``):
+        by :func:`certify_support`, or, where it found no equilibrium, by
+        :func:`symgame.engine.supportlift.no_equilibrium_certificate`.
     relaxed : int
         Of the supports left by conditional dominance, those ruled out exactly by a linear relaxation (no
         distribution on the support's pure profiles, correlated or not, satisfies the conditions; see step 2 of
@@ -943,8 +944,10 @@ def enumpoly_solve(game: StrategicGame, timeout_ms: int = SUPPORT_TIMEOUT_MS,
     deciding again the supports that gave nothing or were left undecided (a checkpoint of another game or
     enumeration is refused);
     ``progress(done, total)`` is called after each unit. The result does not depend on either.
-    With ``certify`` (and Singular installed) every support msolve answered is proved afterwards
-    (:func:`certify_support`, no time limit: it can take far longer than the enumeration) and moves from
+    With ``certify`` every support msolve answered is proved afterwards where possible (one where msolve found no
+    equilibrium by the exact linear certificate of :func:`symgame.engine.supportlift.no_equilibrium_certificate`
+    first; the others, with Singular installed, by :func:`certify_support`, no time limit: it can take far longer
+    than the enumeration) and moves from
     ``msolve_supports`` to ``certified_supports``; a certificate whose equilibria differ from the enumeration's
     raises :class:`~symgame.errors.SymgameError`.
 
@@ -1001,16 +1004,23 @@ def _profile_text(eq: PolyEquilibrium) -> list[list[str]]:
 
 def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Support], outcomes: list[_Outcome]
                     ) -> list[Support]:
-    """The supports of ``relied`` proved by :func:`certify_support` (its equilibria checked against the
-    enumeration's for that support); empty when Singular is not installed."""
+    """The supports of ``relied`` proved: where msolve found no equilibrium, first by an exact certificate of no
+    equilibrium (:func:`symgame.engine.supportlift.no_equilibrium_certificate`: a linear program, no external
+    program needed); the others, and those it cannot prove, by :func:`certify_support` when Singular is installed
+    (its equilibria checked against the enumeration's for that support)."""
     from .membership import singular_program
+    from .supportlift import no_equilibrium_certificate
 
-    if singular_program() is None:
-        return []
     found = dict(zip(todo, outcomes))
+    singular = singular_program() is not None
     t = _Tables.of(game)
     certified = []
     for support in relied:
+        if not found[support].equilibria and no_equilibrium_certificate(game, support) is not None:
+            certified.append(support)
+            continue
+        if not singular:
+            continue
         cert = _certify(t, support, None, None)
         if cert is None:
             continue

@@ -258,13 +258,13 @@ def test_c7_msolve_answers_are_proved_by_checked_membership_identities():
 def test_c7_supports_beyond_lift_are_proved_empty_by_the_lifted_relaxation():
     """Of (C.7)'s msolve supports that Singular's `lift` does not certify, all but the one holding the symmetric
     equilibrium (2,3,5,6 for everyone) get an exact certificate of no equilibrium from the lifted relaxation
-    (`symgame.verify.supportlift`), derived again here; that one gets none (its relaxation has a solution); a
+    (`symgame.engine.supportlift`), derived again here; that one gets none (its relaxation has a solution); a
     cached record that claims no equilibrium where the schedule lists one is refused."""
     import copy
 
     from derivations.buck2022.jacob2_schedules import check_certificates, membership_available, strategic
+    from symgame.engine.supportlift import check_no_equilibrium, no_equilibrium_certificate
     from symgame.errors import StoreError
-    from symgame.verify.supportlift import check_no_equilibrium, no_equilibrium_certificate
 
     if not membership_available():
         pytest.skip("msolve or Singular is not installed (.ci/install installs both)")

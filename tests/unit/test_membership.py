@@ -112,3 +112,27 @@ def test_front_door_and_command_line_pass_certify_through(monkeypatch, tmp_path,
     assert "certified_supports" in capsys.readouterr().out
     assert main(["solve", str(path), "--json"]) == 0
     assert "msolve_supports" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(msolve_program() is None, reason="msolve is not installed (.ci/install installs it)")
+def test_certify_proves_an_empty_msolve_support_by_the_linear_certificate_without_singular(monkeypatch):
+    """With FLINT's bases and z3's screen switched off, a three-player game's totally mixed support (no equilibrium)
+    and a support holding one go to msolve; with ``certify`` and no Singular, the empty one is proved by the
+    lifted relaxation's exact certificate (`symgame.engine.supportlift`) and the other stays on msolve."""
+    import z3
+
+    from symgame.engine import membership
+    from symgame.model.gambit import StrategicGame
+
+    values = [8, 4, 9, 3, 4, 0, 7, 2, 2, 4, 7, 0, 4, 5, 5, 8, 5, 3, 0, 4, 3, 5, 2, 0]
+    game = StrategicGame("no mixed equilibrium", ("1", "2", "3"), (("a", "b"),) * 3,
+                         tuple(tuple(Fraction(values[3 * k + i]) for i in range(3)) for k in range(8)))
+    monkeypatch.setattr(enumpoly, "FLINT_VARIABLES", 0)
+    monkeypatch.setattr(enumpoly, "_decide", lambda system, extra=(), timeout_ms=0: (z3.unknown, None))
+    monkeypatch.setattr(membership, "singular_program", lambda: None)
+    mixed, held = ((0, 1), (0, 1), (0, 1)), ((0, 1), (0,), (0, 1))
+    plain = enumpoly.enumpoly_solve(game)
+    assert set(plain.msolve_supports) == {mixed, held} and held in {e.support for e in plain.equilibria}
+    proved = enumpoly.enumpoly_solve(game, certify=True)
+    assert proved.certified_supports == (mixed,) and proved.msolve_supports == (held,)
+    assert [e.profile for e in proved.equilibria] == [e.profile for e in plain.equilibria]

@@ -1,4 +1,4 @@
-"""symgame.verify.supportlift: a certificate of no equilibrium is never given to a support that holds one, is
+"""symgame.engine.supportlift: a certificate of no equilibrium is never given to a support that holds one, is
 given to many that hold none, and is checked exactly (a changed multiplier is refused)."""
 from dataclasses import replace
 from fractions import Fraction
@@ -9,8 +9,8 @@ from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 from symgame.engine.enumpoly import enumpoly_solve
+from symgame.engine.supportlift import check_no_equilibrium, lifted_rows, no_equilibrium_certificate
 from symgame.model.gambit import StrategicGame
-from symgame.verify.supportlift import check_no_equilibrium, lifted_rows, no_equilibrium_certificate
 
 
 def _game(shape, values) -> StrategicGame:

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-from ..engine.enumpoly import _with
 from ..model.gambit import StrategicGame
+from .enumpoly import _with
 
 Support = tuple[tuple[int, ...], ...]
 #: One row of the lifted system: its coefficients by unknown and its relation to 0 (``"="`` or ``"<="``).
