@@ -1007,8 +1007,9 @@ def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Suppo
     """The supports of ``relied`` proved: where msolve found no equilibrium, first by an exact certificate of no
     equilibrium (:func:`symgame.engine.supportlift.no_equilibrium_certificate`: a linear program, no external
     program needed); the others, and those it cannot prove, by :func:`certify_support` when Singular is installed
-    (its equilibria checked against the enumeration's for that support)."""
-    from .membership import singular_program
+    and finds cofactors (its equilibria checked against the enumeration's for that support); a support neither
+    proves stays on msolve."""
+    from .membership import SingularError, singular_program
     from .supportlift import no_equilibrium_certificate
 
     found = dict(zip(todo, outcomes))
@@ -1021,7 +1022,10 @@ def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Suppo
             continue
         if not singular:
             continue
-        cert = _certify(t, support, None, None)
+        try:
+            cert = _certify(t, support, None, None)
+        except SingularError:         # no cofactors (a target outside a non-radical ideal): stays on msolve
+            continue
         if cert is None:
             continue
         if sorted(map(_profile_text, cert.equilibria)) != sorted(map(_profile_text, found[support].equilibria)):

@@ -155,8 +155,10 @@ def find_certificate(generators: Sequence[sp.Expr], symbols: Sequence[sp.Symbol]
     if len(done.stdout) > MAX_OUTPUT:
         raise LimitError(f"Singular printed more than {MAX_OUTPUT} characters")
     notes = [line for line in done.stdout[:100_000].splitlines() if line.startswith("//")]
-    if done.returncode != 0 or "error" in done.stderr.lower() or done.stdout.startswith("?") or \
-            any("submodule" in line for line in notes):
+    # Singular reports an error with "?" lines, indented inside a procedure or a loop ("   ? 2nd module does not lie
+    # in the first" when a target is not in the ideal)
+    errors = any(line.lstrip().startswith("?") for line in done.stdout[:100_000].splitlines())
+    if done.returncode != 0 or "error" in done.stderr.lower() or errors or any("submodule" in line for line in notes):
         raise SingularError("Singular found no certificate (a target may not be in the ideal)")
     return _read("\n".join(line for line in done.stdout.splitlines() if not line.startswith("//")), len(tgts), n)
 

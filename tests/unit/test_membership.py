@@ -136,3 +136,37 @@ def test_certify_proves_an_empty_msolve_support_by_the_linear_certificate_withou
     proved = enumpoly.enumpoly_solve(game, certify=True)
     assert proved.certified_supports == (mixed,) and proved.msolve_supports == (held,)
     assert [e.profile for e in proved.equilibria] == [e.profile for e in plain.equilibria]
+
+
+def test_an_indented_singular_error_is_no_certificate(monkeypatch):
+    """Singular prints its errors as "?" lines, indented inside a loop; such output is "no certificate", not a
+    malformed cofactor (seen on coord333.nfg's totally mixed support, whose ideal does not hold msolve's
+    eliminating polynomial)."""
+    import subprocess
+
+    from symgame.engine import membership
+
+    text = ("   ? 2nd module does not lie in the first\n"
+            "   ? error occurred in or before STDIN line 5: `matrix M=lift(i,tg); int a; int b;`\n")
+    monkeypatch.setattr(membership, "singular_program", lambda: "Singular")
+    monkeypatch.setattr(membership.subprocess, "run",
+                        lambda *a, **k: subprocess.CompletedProcess(a, 0, stdout=text, stderr=""))
+    with pytest.raises(SingularError, match="no certificate"):
+        find_certificate([x ** 2 - 1], [x], [x - 1])
+
+
+@pytest.mark.skipif(msolve_program() is None, reason="msolve is not installed (.ci/install installs it)")
+def test_certify_leaves_a_support_without_cofactors_on_msolve(monkeypatch):
+    """When Singular finds no cofactors for an msolve support that holds an equilibrium, the enumeration with
+    ``certify`` still returns, the support listed as resting on msolve."""
+    from symgame.engine import membership
+
+    def no_cofactors(*args, **kwargs):
+        raise SingularError("Singular found no certificate (a target may not be in the ideal)")
+
+    monkeypatch.setattr(enumpoly, "FLINT_VARIABLES", 2)
+    monkeypatch.setattr(enumpoly, "_certify", no_cofactors)
+    monkeypatch.setattr(membership, "singular_program", lambda: "Singular")
+    mixed = ((0, 1), (0, 1), (0, 1))
+    proved = enumpoly.enumpoly_solve(THREE, certify=True)
+    assert mixed in proved.msolve_supports and not proved.certified_supports
