@@ -1007,8 +1007,8 @@ def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Suppo
     """The supports of ``relied`` proved: where msolve found no equilibrium, first by an exact certificate of no
     equilibrium (:func:`symgame.engine.supportlift.no_equilibrium_certificate`: a linear program, no external
     program needed); the others, and those it cannot prove, by :func:`certify_support` when Singular is installed
-    and finds cofactors (its equilibria checked against the enumeration's for that support); a support neither
-    proves stays on msolve."""
+    and finds cofactors within its output bound (its equilibria checked against the enumeration's for that
+    support); a support neither proves stays on msolve."""
     from .membership import SingularError, singular_program
     from .supportlift import no_equilibrium_certificate
 
@@ -1024,7 +1024,7 @@ def _certify_relied(game: StrategicGame, relied: list[Support], todo: list[Suppo
             continue
         try:
             cert = _certify(t, support, None, None)
-        except SingularError:         # no cofactors (a target outside a non-radical ideal): stays on msolve
+        except (SingularError, LimitError):   # no cofactors (a target outside a non-radical ideal) or too large
             continue
         if cert is None:
             continue

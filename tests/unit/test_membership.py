@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from symgame.engine import enumpoly
 from symgame.engine.membership import SingularError, _read, check_certificate, find_certificate, singular_program
 from symgame.engine.msolve import msolve_program
+from symgame.errors import LimitError
 from symgame.model.gambit import read_nfg
 
 needs_singular = pytest.mark.skipif(singular_program() is None,
@@ -156,13 +157,15 @@ def test_an_indented_singular_error_is_no_certificate(monkeypatch):
 
 
 @pytest.mark.skipif(msolve_program() is None, reason="msolve is not installed (.ci/install installs it)")
-def test_certify_leaves_a_support_without_cofactors_on_msolve(monkeypatch):
-    """When Singular finds no cofactors for an msolve support that holds an equilibrium, the enumeration with
-    ``certify`` still returns, the support listed as resting on msolve."""
+@pytest.mark.parametrize("failure", [SingularError("Singular found no certificate (a target may not be in the ideal)"),
+                                     LimitError("Singular printed more than 200000000 characters")])
+def test_certify_leaves_a_support_without_cofactors_on_msolve(monkeypatch, failure):
+    """When Singular finds no cofactors for an msolve support that holds an equilibrium (or prints too much), the
+    enumeration with ``certify`` still returns, the support listed as resting on msolve."""
     from symgame.engine import membership
 
     def no_cofactors(*args, **kwargs):
-        raise SingularError("Singular found no certificate (a target may not be in the ideal)")
+        raise failure
 
     monkeypatch.setattr(enumpoly, "FLINT_VARIABLES", 2)
     monkeypatch.setattr(enumpoly, "_certify", no_cofactors)
