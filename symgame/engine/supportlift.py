@@ -170,7 +170,12 @@ def check_no_equilibrium(game: StrategicGame, certificate: NoEquilibriumCertific
     >>> check_no_equilibrium(pennies, replace(cert, multipliers=()))
     False
     """
-    rows, normalization, unknowns = lifted_rows(game, certificate.support)
+    return _holds(*lifted_rows(game, certificate.support), certificate)
+
+
+def _holds(rows: list[Row], normalization: dict[int, Fraction], unknowns: int,
+           certificate: NoEquilibriumCertificate) -> bool:
+    """:func:`check_no_equilibrium` on the support's lifted system, built once by the caller."""
     if (len(rows), unknowns) != (certificate.rows, certificate.unknowns):
         return False
     total = [-normalization.get(k, Fraction(0)) for k in range(unknowns)]
@@ -256,4 +261,4 @@ def no_equilibrium_certificate(game: StrategicGame, support: Support) -> NoEquil
     certificate = NoEquilibriumCertificate(tuple(tuple(s) for s in support),
                                            tuple(sorted((k, v) for k, v in values.items() if v)), len(rows),
                                            unknowns)
-    return certificate if check_no_equilibrium(game, certificate) else None
+    return certificate if _holds(rows, normalization, unknowns, certificate) else None
